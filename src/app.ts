@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import type { Database } from './db/types.js';
+import type { Deps } from './deps.js';
+import { createMailer, type Mailer } from './infra/mailer.js';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
+import { loadSecrets } from './infra/secrets.js';
+import { systemClock, type Clock } from './lib/time.js';
+import { AccessTokens } from './modules/auth/auth.tokens.js';
+import { PrincipalDirectory } from './modules/auth/principals.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerMetrics } from './plugins/metrics.js';
+import { registerModules } from './modules/index.js';
+import { bootstrapPlatformAdmin } from './modules/admin/admin.service.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export interface AppOptions {
+  config: Config;
+  /** Supplied by tests and benchmarks; otherwise opened from config and closed with the app. */
+  db?: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  rateLimits?: RateLimitStore;
+}
+
+export type App = FastifyInstance & { deps: Deps };
+
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.idpToken',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.secret',
+  '*.apiKey',
+  '*.key',
+];
+
+function validators() {
+  const base = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
+  const body = addFormats(new Ajv({ ...base, coerceTypes: false }));
+  // Query strings and path parameters arrive as text: coerce them to the declared types.
+  const text = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+  return { body, text };
+}
+
+/** Builds the whole HTTP application without listening: tests inject, main.ts listens. */
+export async function buildApp(opts: AppOptions): Promise<App> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+          method: req.method,
+          url: req.url.replace(/([?&](apiKey|token|access_token)=)[^&]*/gi, '$1[redacted]'),
+          remoteAddress: req.ip,
+        }),
+      },
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ownsDb = opts.db === undefined;
+  const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  await migrate(db);
+
+  let redis: Redis | undefined;
+  let rateLimits = opts.rateLimits;
+  if (!rateLimits && config.redisUrl) {
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+    rateLimits = new RedisRateLimitStore(redis);
+  }
+  rateLimits ??= new MemoryRateLimitStore();
+
+  const secrets = loadSecrets(config);
+  const deps: Deps = {
+    config,
+    db,
+    clock: opts.clock ?? systemClock,
+    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir, log: app.log as never }),
+    secrets,
+    tokens: new AccessTokens(secrets.jwtSecret),
+    principals: new PrincipalDirectory(db),
+    rateLimits,
+    log: app.log,
+  };
+  app.decorate('deps', deps);
+  await bootstrapPlatformAdmin(deps);
+
+  const v = validators();
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? v.body : v.text).compile(schema));
+
+  // Action endpoints (deactivate, approve, …) take no body; accept an empty JSON body for them.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    defaultJson(req, text, done);
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('X-Request-Id', String(request.id));
+  });
+
+  registerErrorHandling(app);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Fleet Routing and HOS Compliance API',
+        version: '1.0.0',
+        description: 'Multi-tenant route planning under US hours-of-service rules, monitoring, alerts and integrations.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'User access token (JWT) or API key' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  registerAuth(app, deps);
+  registerMetrics(app);
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/', { schema: { hide: true }, config: { access: { auth: 'public', rateLimit: false } } }, async (_req, reply) =>
+    reply.redirect('/docs'),
+  );
+  registerModules(app, deps);
+
+  app.addHook('onClose', async () => {
+    await rateLimits.close();
+    if (redis) await redis.quit();
+    if (ownsDb) await db.close();
+  });
+  return app as unknown as App;
+}

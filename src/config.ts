@@ -1,0 +1,195 @@
+/**
+ * The one reader of process.env. Every variable is parsed and validated here, once, at start-up;
+ * a bad value produces one line naming the variable, and the process stops.
+ */
+import path from 'node:path';
+
+export type ProcessRole = 'api' | 'worker';
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  /** undefined: embedded PGlite in dataDir; 'memory://': in-memory PGlite; postgres URL otherwise. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  processRoles: ProcessRole[];
+  jwtSecret: string | undefined;
+  encryptionKey: string | undefined;
+  authMockLogin: boolean;
+  oidc: { issuer: string; audience: string; jwksUrl: string | undefined } | undefined;
+  platformAdmin: { email: string; password: string } | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailOutboxDir: string;
+  publicUrl: string;
+  monitoringIntervalSeconds: number;
+  webhookRetrySchedule: number[];
+  webhookAllowInsecureTargets: boolean;
+  distanceMethod: 'haversine' | 'osrm';
+  osrmUrl: string | undefined;
+  apiKeyEnvironment: 'staging' | 'production';
+  rateLimits: { stagingPerHour: number; productionPerHour: number; userPerHour: number; anonymousPerHour: number };
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  str(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  int(name: string, def: number, min: number, max: number): number {
+    const raw = this.str(name);
+    if (raw === undefined) return def;
+    if (!/^-?\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
+      return def;
+    }
+    return Number(raw);
+  }
+
+  bool(name: string, def: boolean): boolean {
+    const raw = this.str(name);
+    if (raw === undefined) return def;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name}: expected true or false, got "${raw}"`);
+    return def;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], def: T): T {
+    const raw = this.str(name);
+    if (raw === undefined) return def;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name}: expected one of ${allowed.join(', ')}, got "${raw}"`);
+      return def;
+    }
+    return raw as T;
+  }
+
+  url(name: string, protocols: string[]): string | undefined {
+    const raw = this.str(name);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      this.problems.push(`${name}: expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${redactUrl(raw)}"`);
+      return undefined;
+    }
+  }
+}
+
+function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const r = new Reader(env);
+  const nodeEnv = r.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const isProduction = nodeEnv === 'production';
+  const port = r.int('PORT', 3000, 0, 65535);
+  const dataDir = path.resolve(r.str('DATA_DIR') ?? './data');
+
+  let databaseUrl = r.str('DATABASE_URL');
+  if (databaseUrl !== undefined && databaseUrl !== 'memory://' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    r.problems.push(`DATABASE_URL: expected memory:// or a postgres:// URL, got "${redactUrl(databaseUrl)}"`);
+    databaseUrl = undefined;
+  }
+
+  const roles = (r.str('PROCESS_ROLES') ?? 'api,worker').split(',').map((s) => s.trim()).filter(Boolean);
+  const badRoles = roles.filter((x) => x !== 'api' && x !== 'worker');
+  if (badRoles.length > 0 || roles.length === 0) {
+    r.problems.push(`PROCESS_ROLES: expected a comma-separated list of api and worker, got "${r.str('PROCESS_ROLES')}"`);
+  }
+
+  const jwtSecret = r.str('JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    r.problems.push('JWT_SECRET: must be at least 32 characters');
+  }
+  const encryptionKey = r.str('ENCRYPTION_KEY');
+  if (encryptionKey !== undefined && Buffer.from(encryptionKey, 'base64').length !== 32) {
+    r.problems.push('ENCRYPTION_KEY: must be 32 bytes encoded in base64');
+  }
+  if (isProduction && jwtSecret === undefined) r.problems.push('JWT_SECRET: required when NODE_ENV=production');
+  if (isProduction && encryptionKey === undefined) r.problems.push('ENCRYPTION_KEY: required when NODE_ENV=production');
+
+  const issuer = r.url('OIDC_ISSUER', ['https:', 'http:']);
+  const audience = r.str('OIDC_AUDIENCE');
+  const jwksUrl = r.url('OIDC_JWKS_URL', ['https:', 'http:']);
+  if ((issuer === undefined) !== (audience === undefined)) {
+    r.problems.push('OIDC_ISSUER and OIDC_AUDIENCE: set both or neither');
+  }
+
+  const adminEmail = r.str('PLATFORM_ADMIN_EMAIL');
+  const adminPassword = r.str('PLATFORM_ADMIN_PASSWORD');
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    r.problems.push('PLATFORM_ADMIN_EMAIL and PLATFORM_ADMIN_PASSWORD: set both or neither');
+  } else if (adminPassword !== undefined && adminPassword.length < 12) {
+    r.problems.push('PLATFORM_ADMIN_PASSWORD: must be at least 12 characters');
+  }
+
+  const schedule = (r.str('WEBHOOK_RETRY_SCHEDULE') ?? '30,120,600,1800,3600').split(',').map((s) => Number(s.trim()));
+  if (schedule.some((n) => !Number.isInteger(n) || n < 0)) {
+    r.problems.push(`WEBHOOK_RETRY_SCHEDULE: expected comma-separated whole seconds, got "${r.str('WEBHOOK_RETRY_SCHEDULE')}"`);
+  }
+
+  const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'osrm'] as const, 'haversine');
+  const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
+  if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
+
+  const config: Config = {
+    env: nodeEnv,
+    isProduction,
+    port,
+    host: r.str('HOST') ?? '0.0.0.0',
+    databaseUrl,
+    dataDir,
+    redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
+    processRoles: badRoles.length === 0 && roles.length > 0 ? (roles as ProcessRole[]) : ['api', 'worker'],
+    jwtSecret,
+    encryptionKey,
+    authMockLogin: isProduction ? false : r.bool('AUTH_MOCK_LOGIN', false),
+    oidc: issuer !== undefined && audience !== undefined ? { issuer, audience, jwksUrl } : undefined,
+    platformAdmin: adminEmail !== undefined && adminPassword !== undefined ? { email: adminEmail, password: adminPassword } : undefined,
+    smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: r.str('MAIL_FROM') ?? 'Fleet HOS <no-reply@localhost>',
+    mailOutboxDir: path.resolve(r.str('MAIL_OUTBOX_DIR') ?? path.join(dataDir, 'outbox')),
+    publicUrl: (r.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    monitoringIntervalSeconds: r.int('MONITORING_INTERVAL_SECONDS', 60, 5, 3600),
+    webhookRetrySchedule: schedule,
+    webhookAllowInsecureTargets: r.bool('WEBHOOK_ALLOW_INSECURE_TARGETS', false),
+    distanceMethod,
+    osrmUrl,
+    apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),
+    rateLimits: {
+      stagingPerHour: r.int('RATE_LIMIT_STAGING_PER_HOUR', 1000, 1, 1e9),
+      productionPerHour: r.int('RATE_LIMIT_PRODUCTION_PER_HOUR', 10000, 1, 1e9),
+      userPerHour: r.int('RATE_LIMIT_USER_PER_HOUR', 10000, 1, 1e9),
+      anonymousPerHour: r.int('RATE_LIMIT_ANONYMOUS_PER_HOUR', 600, 1, 1e9),
+    },
+    logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    trustProxy: r.bool('TRUST_PROXY', false),
+  };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

@@ -1,0 +1,31 @@
+export type Row = Record<string, unknown>;
+
+export interface QueryResult<R = Row> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** A connection inside a transaction. Repositories take one of these, never the pool. */
+export interface Tx {
+  query<R = Row>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+}
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in a transaction as the application role (no BYPASSRLS) with `app.tenant_id` set
+   * locally: row-level security limits every statement to this tenant's rows.
+   */
+  tenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction as the schema owner, outside row-level security. Only for work that
+   * happens before a tenant is known (credential lookups, registration) and for platform administration.
+   */
+  system<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Raw statement(s) as the owner; used by migrations. */
+  exec(sql: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const APP_ROLE = 'fleet_app';

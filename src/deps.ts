@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/types.js';
+import type { Mailer } from './infra/mailer.js';
+import type { RateLimitStore } from './infra/rate-limit-store.js';
+import type { Secrets } from './infra/secrets.js';
+import type { Clock } from './lib/time.js';
+import type { AccessTokens } from './modules/auth/auth.tokens.js';
+import type { PrincipalDirectory } from './modules/auth/principals.js';
+
+/** What the shell hands to services: infrastructure, never the HTTP layer. */
+export interface Deps {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  secrets: Secrets;
+  tokens: AccessTokens;
+  principals: PrincipalDirectory;
+  rateLimits: RateLimitStore;
+  log: FastifyBaseLogger;
+}

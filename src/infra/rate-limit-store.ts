@@ -1,0 +1,101 @@
+import type { Redis } from 'ioredis';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** When the allowance is whole again (ms since epoch). */
+  resetAtMs: number;
+  /** When denied: how long until the next request is allowed. */
+  retryAfterMs: number;
+}
+
+/**
+ * Rate limiting by GCRA (generic cell rate algorithm): a request is allowed while the theoretical
+ * arrival time stays within one period of now. It is a smooth sliding limit: no fixed window whose
+ * boundary lets twice the limit through. Only one number per key is stored.
+ */
+export interface RateLimitStore {
+  hit(key: string, limit: number, periodMs: number, nowMs: number): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+/** The pure GCRA step shared by the in-process store and (in Lua) the Redis one. */
+export function gcra(storedTat: number | undefined, limit: number, periodMs: number, nowMs: number): { decision: RateDecision; tat: number | undefined } {
+  const interval = periodMs / limit;
+  const tat = Math.max(storedTat ?? nowMs, nowMs);
+  const newTat = tat + interval;
+  const allowAt = newTat - periodMs;
+  if (nowMs < allowAt) {
+    return {
+      decision: { allowed: false, limit, remaining: 0, resetAtMs: Math.ceil(tat), retryAfterMs: Math.ceil(allowAt - nowMs) },
+      tat: undefined,
+    };
+  }
+  const remaining = Math.max(0, Math.floor((periodMs - (newTat - nowMs)) / interval + 1e-9));
+  return { decision: { allowed: true, limit, remaining, resetAtMs: Math.ceil(newTat), retryAfterMs: 0 }, tat: newTat };
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly tats = new Map<string, number>();
+  private sweeps = 0;
+
+  async hit(key: string, limit: number, periodMs: number, nowMs: number): Promise<RateDecision> {
+    const { decision, tat } = gcra(this.tats.get(key), limit, periodMs, nowMs);
+    if (tat !== undefined) this.tats.set(key, tat);
+    if (++this.sweeps % 10_000 === 0) this.sweep(nowMs);
+    return decision;
+  }
+
+  /** Forget keys whose allowance is whole again: they behave exactly like unseen keys. */
+  private sweep(nowMs: number): void {
+    for (const [k, tat] of this.tats) if (tat <= nowMs) this.tats.delete(k);
+  }
+
+  async close(): Promise<void> {
+    this.tats.clear();
+  }
+}
+
+// KEYS[1] = key; ARGV = limit, periodMs. Time comes from Redis itself so every instance agrees.
+const GCRA_LUA = `
+local limit = tonumber(ARGV[1])
+local period = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = period / limit
+local stored = tonumber(redis.call('GET', KEYS[1]))
+local tat = now
+if stored and stored > now then tat = stored end
+local newTat = tat + interval
+local allowAt = newTat - period
+if now < allowAt then
+  return {0, 0, math.ceil(tat), math.ceil(allowAt - now)}
+end
+redis.call('SET', KEYS[1], tostring(newTat), 'PX', math.ceil(newTat - now) + 1000)
+local remaining = math.floor((period - (newTat - now)) / interval + 1e-9)
+if remaining < 0 then remaining = 0 end
+return {1, remaining, math.ceil(newTat), 0}
+`;
+
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'fleet:rl:',
+  ) {
+    redis.defineCommand('fleetGcra', { numberOfKeys: 1, lua: GCRA_LUA });
+  }
+
+  async hit(key: string, limit: number, periodMs: number): Promise<RateDecision> {
+    const r = (await (this.redis as unknown as { fleetGcra(k: string, l: number, p: number): Promise<number[]> }).fleetGcra(
+      this.prefix + key,
+      limit,
+      periodMs,
+    )) as [number, number, number, number];
+    return { allowed: r[0] === 1, limit, remaining: r[1], resetAtMs: r[2], retryAfterMs: r[3] };
+  }
+
+  async close(): Promise<void> {
+    // The Redis connection is owned by the app and closed there.
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Domain errors: services throw these with a stable code; one error handler maps them to the spec's
+ * error body. Services never know about HTTP.
+ */
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'TENANT_SUSPENDED'
+  | 'TENANT_PENDING'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'INVALID_STATE'
+  | 'RATE_LIMITED'
+  | 'NOT_CONFIGURED'
+  | 'PAYLOAD_TOO_LARGE';
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string): DomainError => new DomainError('NOT_FOUND', `${what} not found`);
+export const invalid = (message: string, details?: ErrorDetail[]): DomainError => new DomainError('VALIDATION', message, details);
+export const invalidState = (message: string): DomainError => new DomainError('INVALID_STATE', message);
+export const unauthenticated = (message = 'Authentication required'): DomainError => new DomainError('UNAUTHENTICATED', message);
+export const forbidden = (message = 'You do not have permission to perform this action'): DomainError =>
+  new DomainError('FORBIDDEN', message);
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  INVALID_STATE: 400,
+  CONFLICT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  TENANT_SUSPENDED: 403,
+  TENANT_PENDING: 403,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  NOT_CONFIGURED: 503,
+};
+
+/** A PostgreSQL unique violation (SQLSTATE 23505), from pg or PGlite; optionally on a named index. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e?.code !== '23505') return false;
+  return constraint === undefined || e.constraint === constraint || (e.message ?? '').includes(constraint);
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniformly random base62 string (rejection sampling keeps the distribution even). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const ID_PREFIXES = {
+  tenant: 'tnt',
+  user: 'usr',
+  invitation: 'inv',
+  apiKey: 'key',
+  driver: 'drv',
+  vehicle: 'veh',
+  load: 'ld',
+  route: 'rte',
+  alert: 'alt',
+  integration: 'int',
+  webhook: 'wh',
+  event: 'evt',
+  delivery: 'dlv',
+  refreshToken: 'rtk',
+  dutyStatus: 'dst',
+  location: 'loc',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/** Identifiers are a type prefix plus 22 random base62 characters (~131 bits): never sequential. */
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${randomBase62(22)}`;
+}
+
+const TENANT_ID = /^tnt_[0-9A-Za-z]{22}$/;
+export function isTenantId(value: string): boolean {
+  return TENANT_ID.test(value);
+}

@@ -1,0 +1,48 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const line of err.problems) console.error(`config error: ${line}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const app = await buildApp({ config });
+  // Workers (monitoring, webhook delivery, integration sync) join PROCESS_ROLES as they are built.
+  if (config.processRoles.includes('api')) {
+    await app.listen({ port: config.port, host: config.host });
+  }
+  app.log.info({ roles: config.processRoles, database: app.deps.db.kind, redis: Boolean(config.redisUrl) }, 'service started');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out after 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    timer.unref();
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error('fatal: could not start the service:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,165 @@
+import type { Tx } from '../../db/types.js';
+import { iso, isoOrNull, likePattern } from '../../lib/rows.js';
+
+export type DriverStatus = 'PENDING' | 'ACTIVE' | 'INACTIVE';
+
+export interface DriverRecord {
+  id: string;
+  firstName: string;
+  lastName: string;
+  licenseNumber: string;
+  licenseState: string;
+  truckNumber: string | null;
+  phoneNumber: string | null;
+  email: string | null;
+  status: DriverStatus;
+  userId: string | null;
+  currentHoursDriven: number;
+  currentOnDutyTime: number;
+  currentCycleUsed: number;
+  lastRestartDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deactivatedAt: string | null;
+  reactivatedAt: string | null;
+}
+
+export function toDriver(r: Record<string, unknown>): DriverRecord {
+  return {
+    id: r.id as string,
+    firstName: r.first_name as string,
+    lastName: r.last_name as string,
+    licenseNumber: r.license_number as string,
+    licenseState: r.license_state as string,
+    truckNumber: (r.truck_number as string | null) ?? null,
+    phoneNumber: (r.phone_number as string | null) ?? null,
+    email: (r.email as string | null) ?? null,
+    status: r.status as DriverStatus,
+    userId: (r.user_id as string | null) ?? null,
+    currentHoursDriven: Number(r.current_hours_driven),
+    currentOnDutyTime: Number(r.current_on_duty_time),
+    currentCycleUsed: Number(r.current_cycle_used),
+    lastRestartDate: isoOrNull(r.last_restart_date),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    deactivatedAt: isoOrNull(r.deactivated_at),
+    reactivatedAt: isoOrNull(r.reactivated_at),
+  };
+}
+
+export interface DriverFields {
+  firstName: string;
+  lastName: string;
+  licenseNumber: string;
+  licenseState: string;
+  truckNumber: string | null;
+  phoneNumber: string | null;
+  email: string | null;
+}
+
+const COLUMNS: Record<keyof DriverFields, string> = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  licenseNumber: 'license_number',
+  licenseState: 'license_state',
+  truckNumber: 'truck_number',
+  phoneNumber: 'phone_number',
+  email: 'email',
+};
+
+export async function insertDriver(tx: Tx, tenantId: string, id: string, f: DriverFields, now: Date): Promise<DriverRecord> {
+  const { rows } = await tx.query(
+    `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'ACTIVE', $10, $10) RETURNING *`,
+    [tenantId, id, f.firstName, f.lastName, f.licenseNumber, f.licenseState, f.truckNumber, f.phoneNumber, f.email, now],
+  );
+  return toDriver(rows[0]!);
+}
+
+export async function findDriver(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<DriverRecord | null> {
+  const { rows } = await tx.query(`SELECT * FROM drivers WHERE tenant_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [tenantId, id]);
+  return rows[0] ? toDriver(rows[0]) : null;
+}
+
+export interface DriverFilter {
+  status?: DriverStatus;
+  search?: string;
+  /** Only the driver profile linked to this user (DRIVER role). */
+  userId?: string;
+}
+
+export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter, page: number, pageSize: number) {
+  const where = ['tenant_id = $1'];
+  const params: unknown[] = [tenantId];
+  if (filter.status) {
+    params.push(filter.status);
+    where.push(`status = $${params.length}`);
+  }
+  if (filter.userId) {
+    params.push(filter.userId);
+    where.push(`user_id = $${params.length}`);
+  }
+  if (filter.search) {
+    params.push(likePattern(filter.search));
+    const p = `$${params.length}`;
+    where.push(
+      `(first_name ILIKE ${p} OR last_name ILIKE ${p} OR (first_name || ' ' || last_name) ILIKE ${p} OR license_number ILIKE ${p} OR truck_number ILIKE ${p})`,
+    );
+  }
+  const clause = where.join(' AND ');
+  // One statement: the page and the total (window count) together.
+  const { rows } = await tx.query(
+    `SELECT id, first_name, last_name, license_number, license_state, truck_number, status, current_hours_driven, current_on_duty_time,
+            count(*) OVER () AS total
+       FROM drivers WHERE ${clause}
+      ORDER BY last_name, first_name, id
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    params,
+  );
+  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+  if (rows.length === 0 && page > 1) {
+    const c = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM drivers WHERE ${clause}`, params);
+    total = c.rows[0]?.n ?? 0;
+  }
+  return {
+    total,
+    data: rows.map((r) => ({
+      id: r.id as string,
+      firstName: r.first_name as string,
+      lastName: r.last_name as string,
+      licenseNumber: r.license_number as string,
+      licenseState: r.license_state as string,
+      truckNumber: (r.truck_number as string | null) ?? null,
+      status: r.status as DriverStatus,
+      currentHoursDriven: Number(r.current_hours_driven),
+      currentOnDutyTime: Number(r.current_on_duty_time),
+    })),
+  };
+}
+
+export async function updateDriverFields(tx: Tx, tenantId: string, id: string, changes: Partial<DriverFields>, now: Date): Promise<DriverRecord | null> {
+  const sets: string[] = [];
+  const params: unknown[] = [tenantId, id, now];
+  for (const [key, value] of Object.entries(changes) as [keyof DriverFields, string | null][]) {
+    params.push(value);
+    sets.push(`${COLUMNS[key]} = $${params.length}`);
+  }
+  const { rows } = await tx.query(
+    `UPDATE drivers SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE tenant_id = $1 AND id = $2 RETURNING *`,
+    params,
+  );
+  return rows[0] ? toDriver(rows[0]) : null;
+}
+
+export async function setDriverStatus(tx: Tx, tenantId: string, id: string, status: DriverStatus, now: Date): Promise<DriverRecord> {
+  const stamp = status === 'INACTIVE' ? 'deactivated_at' : 'reactivated_at';
+  const { rows } = await tx.query(
+    `UPDATE drivers SET status = $3, ${stamp} = $4, updated_at = $4 WHERE tenant_id = $1 AND id = $2 RETURNING *`,
+    [tenantId, id, status, now],
+  );
+  return toDriver(rows[0]!);
+}
+
+export async function linkDriverToUser(tx: Tx, tenantId: string, driverId: string, userId: string, now: Date): Promise<void> {
+  await tx.query('UPDATE drivers SET user_id = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2', [tenantId, driverId, userId, now]);
+}

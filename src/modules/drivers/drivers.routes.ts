@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { EmptyBody, IdParam, errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
+import { tenantCtx } from '../../plugins/context.js';
+import {
+  CreateDriverBody,
+  Driver,
+  DriverDeactivated,
+  DriverListQuery,
+  DriverPage,
+  DriverReactivated,
+  DriverUpdated,
+  UpdateDriverBody,
+} from './drivers.schemas.js';
+import { driversService } from './drivers.service.js';
+
+export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const drivers = driversService(deps);
+  const tags = ['Drivers'];
+  const security = TENANT_SECURITY;
+  const read = { access: { auth: 'tenant' as const, permission: 'drivers:read' as const } };
+  const write = { access: { auth: 'tenant' as const, permission: 'drivers:write' as const } };
+  const params = IdParam('driverId', 'drv');
+
+  app.post(
+    '/api/v1/drivers',
+    { config: write, schema: { tags, security, summary: 'Create a driver (status ACTIVE)', body: CreateDriverBody, response: { 201: Driver, ...errorResponses(400, 401, 403, 429) } } },
+    async (request, reply) => reply.status(201).send(await drivers.create(tenantCtx(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/drivers',
+    { config: read, schema: { tags, security, summary: 'List drivers', querystring: DriverListQuery, response: { 200: DriverPage, ...errorResponses(400, 401, 403, 429) } } },
+    async (request) => {
+      const q = request.query;
+      return drivers.list(tenantCtx(request), { status: q.status, search: q.search, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
+    },
+  );
+
+  app.get(
+    '/api/v1/drivers/:driverId',
+    { config: read, schema: { tags, security, summary: 'Get a driver', params, response: { 200: Driver, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => drivers.get(tenantCtx(request), request.params.driverId),
+  );
+
+  app.put(
+    '/api/v1/drivers/:driverId',
+    {
+      config: write,
+      schema: { tags, security, summary: 'Update a driver', params, body: UpdateDriverBody, response: { 200: DriverUpdated, ...errorResponses(400, 401, 403, 404, 429) } },
+    },
+    async (request) => drivers.update(tenantCtx(request), request.params.driverId, request.body),
+  );
+
+  const deactivate = {
+    config: write,
+    schema: { tags, security, summary: 'Deactivate a driver (soft delete)', params, body: EmptyBody, response: { 200: DriverDeactivated, ...errorResponses(400, 401, 403, 404, 429) } },
+  };
+  app.post('/api/v1/drivers/:driverId/deactivate', deactivate, async (request) => drivers.deactivate(tenantCtx(request), request.params.driverId));
+  app.delete('/api/v1/drivers/:driverId', { ...deactivate, schema: { ...deactivate.schema, body: undefined } }, async (request) =>
+    drivers.deactivate(tenantCtx(request), request.params.driverId),
+  );
+
+  app.post(
+    '/api/v1/drivers/:driverId/reactivate',
+    {
+      config: write,
+      schema: { tags, security, summary: 'Reactivate a driver', params, body: EmptyBody, response: { 200: DriverReactivated, ...errorResponses(400, 401, 403, 404, 429) } },
+    },
+    async (request) => drivers.reactivate(tenantCtx(request), request.params.driverId),
+  );
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../deps.js';
+import { adminRoutes } from './admin/admin.routes.js';
+import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { driversRoutes } from './drivers/drivers.routes.js';
+import { healthRoutes } from './health/health.routes.js';
+import { invitationsRoutes } from './invitations/invitations.routes.js';
+import { settingsRoutes } from './settings/settings.routes.js';
+import { tenantsRoutes } from './tenants/tenants.routes.js';
+import { usersRoutes } from './users/users.routes.js';
+
+export function registerModules(app: FastifyInstance, deps: Deps): void {
+  for (const register of [healthRoutes, tenantsRoutes, authRoutes, apiKeysRoutes, usersRoutes, invitationsRoutes, driversRoutes, settingsRoutes, adminRoutes]) {
+    register(app, deps);
+  }
+}

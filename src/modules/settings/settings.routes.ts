@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
+import { tenantCtx } from '../../plugins/context.js';
+import { settingsService } from './settings.service.js';
+
+const alertFields = {
+  hosApproachingThresholdHours: Type.Number({ minimum: 0.25, maximum: 11, description: 'Warn when this many hours of a clock remain' }),
+  routeDeviationThresholdMiles: Type.Number({ minimum: 0.1, maximum: 100 }),
+  unplannedStopThresholdMinutes: Type.Number({ minimum: 1, maximum: 720 }),
+  dockDelayThresholdMinutes: Type.Number({ minimum: 5, maximum: 1440 }),
+  enableWeatherAlerts: Type.Boolean(),
+  enableMechanicalAlerts: Type.Boolean(),
+};
+const monitoringFields = {
+  monitoringIntervalSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
+  autoResolveDeviationAfterMinutes: Type.Number({ minimum: 1, maximum: 1440 }),
+  hosWarningThresholdMinutes: Type.Number({ minimum: 5, maximum: 660 }),
+};
+
+const AlertSettings = Type.Object(alertFields);
+const MonitoringSettings = Type.Object(monitoringFields);
+const Settings = Type.Object({ alerts: AlertSettings, monitoring: MonitoringSettings });
+const partial = (fields: Record<string, ReturnType<typeof Type.Number> | ReturnType<typeof Type.Boolean> | ReturnType<typeof Type.Integer>>) =>
+  Type.Object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])), { additionalProperties: false, minProperties: 1 });
+
+export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const settings = settingsService(deps);
+  const tags = ['Tenant settings'];
+  const security = TENANT_SECURITY;
+  const write = { access: { auth: 'tenant' as const, permission: 'settings:write' as const } };
+
+  app.get(
+    '/api/v1/tenant/settings',
+    { config: { access: { auth: 'tenant', permission: 'settings:read' } }, schema: { tags, security, summary: 'Alert and monitoring settings', response: { 200: Settings, ...errorResponses(401, 403, 429) } } },
+    async (request) => settings.get(tenantCtx(request)),
+  );
+
+  app.put(
+    '/api/v1/tenant/settings/alerts',
+    {
+      config: write,
+      schema: { tags, security, summary: 'Update alert settings (the fields given; OWNER or ADMIN)', body: partial(alertFields), response: { 200: Settings, ...errorResponses(400, 401, 403, 429) } },
+    },
+    async (request) => settings.updateAlerts(tenantCtx(request), request.body as never),
+  );
+
+  app.put(
+    '/api/v1/tenant/settings/monitoring',
+    {
+      config: write,
+      schema: { tags, security, summary: 'Update monitoring settings (the fields given; OWNER or ADMIN)', body: partial(monitoringFields), response: { 200: Settings, ...errorResponses(400, 401, 403, 429) } },
+    },
+    async (request) => settings.updateMonitoring(tenantCtx(request), request.body as never),
+  );
+}

@@ -1,0 +1,137 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { sha256Hex } from '../lib/crypto.js';
+import { DomainError, forbidden, unauthenticated } from '../lib/errors.js';
+import type { Clock } from '../lib/time.js';
+import type { RateLimitStore } from '../infra/rate-limit-store.js';
+import type { AccessTokens } from '../modules/auth/auth.tokens.js';
+import type { PrincipalDirectory, TenantPrincipal } from '../modules/auth/principals.js';
+import type { TenantContext } from './context.js';
+import { can, type Access } from './policies.js';
+
+export const API_KEY_PATTERN = /^sk_(staging|live)_[0-9A-Za-z]{32}$/;
+const HOUR_MS = 3_600_000;
+
+export interface AuthDeps {
+  config: Config;
+  clock: Clock;
+  tokens: AccessTokens;
+  principals: PrincipalDirectory;
+  rateLimits: RateLimitStore;
+}
+
+/** Routes that answer without a declaration of their own (documentation) are public. */
+const PUBLIC_PREFIXES = ['/docs', '/api/v1/openapi.json'];
+
+export function tenantBlock(p: Pick<TenantPrincipal, 'tenantStatus' | 'tenantName'>, allowPending: boolean): DomainError | null {
+  if (p.tenantStatus === 'SUSPENDED') {
+    return new DomainError('TENANT_SUSPENDED', `Tenant "${p.tenantName}" is suspended. Contact support to restore access.`);
+  }
+  if (!allowPending && p.tenantStatus === 'PENDING_APPROVAL') {
+    return new DomainError('TENANT_PENDING', `Tenant "${p.tenantName}" is pending approval. This action is available once a platform administrator approves the organization.`);
+  }
+  if (!allowPending && p.tenantStatus === 'REJECTED') {
+    return new DomainError('TENANT_PENDING', `Tenant "${p.tenantName}" registration was rejected. Contact support for details.`);
+  }
+  return null;
+}
+
+/**
+ * Authentication, tenant status, permission and rate limit, decided in one onRequest hook from the
+ * route's declared `access`. Every route must declare one (checked as routes are added), so no route
+ * can be left open by omission.
+ */
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { access?: Access };
+    if (config.access) return;
+    if (PUBLIC_PREFIXES.some((p) => route.url.startsWith(p)) || route.url === '/metrics') {
+      route.config = { ...config, access: { auth: 'public', rateLimit: false } } as typeof route.config;
+      return;
+    }
+    throw new Error(`route ${route.method} ${route.url} has no access declaration`);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config.access;
+    if (!access) return; // unknown route: the not-found handler answers
+    if (access.auth === 'public') {
+      if (access.rateLimit !== false) await applyRateLimit(deps, reply, `ip:${request.ip}`, deps.config.rateLimits.anonymousPerHour);
+      return;
+    }
+    const credential = readCredential(request);
+    if (!credential) throw unauthenticated('Missing credentials: send Authorization: Bearer <token> or X-API-Key: <key>');
+    const now = deps.clock.now();
+
+    if (credential.type === 'apiKey') {
+      const p = await deps.principals.apiKey(sha256Hex(credential.value));
+      if (!p || p.revoked || !p.userActive) throw unauthenticated('Invalid or revoked API key');
+      const limit = p.environment === 'production' ? deps.config.rateLimits.productionPerHour : deps.config.rateLimits.stagingPerHour;
+      await applyRateLimit(deps, reply, `key:${p.apiKeyId}`, limit);
+      if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
+      if (access.apiKey === false) throw forbidden('This endpoint requires a user access token, not an API key');
+      request.auth = authorize(request, p, access, { via: 'apiKey', apiKeyId: p.apiKeyId });
+      return;
+    }
+
+    const claims = await deps.tokens.verify(credential.value, now);
+    await applyRateLimit(deps, reply, `user:${claims.userId}`, deps.config.rateLimits.userPerHour);
+    if (claims.role === 'SUPER_ADMIN') {
+      if (access.auth !== 'platform') throw forbidden('Platform administrators act through the admin endpoints');
+      request.auth = { kind: 'platform', requestId: String(request.id), adminId: claims.userId };
+      return;
+    }
+    if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
+    const p = await deps.principals.user(claims.userId, now.getTime());
+    if (!p || !p.userActive) throw unauthenticated('Invalid access token');
+    request.auth = authorize(request, p, access, { via: 'token' });
+  });
+}
+
+function authorize(
+  request: FastifyRequest,
+  p: TenantPrincipal,
+  access: Extract<Access, { auth: 'tenant' }>,
+  via: { via: 'token' | 'apiKey'; apiKeyId?: string },
+): TenantContext {
+  const block = tenantBlock(p, access.allowPending === true);
+  if (block) throw block;
+  if (!can(p.role, access.permission)) throw forbidden(`Role ${p.role} may not perform this action`);
+  return { kind: 'tenant', requestId: String(request.id), tenantId: p.tenantId, tenantStatus: p.tenantStatus, userId: p.userId, role: p.role, ...via };
+}
+
+function readCredential(request: FastifyRequest): { type: 'apiKey' | 'bearer'; value: string } | null {
+  const key = request.headers['x-api-key'];
+  if (typeof key === 'string' && key.length > 0) {
+    if (!API_KEY_PATTERN.test(key)) throw unauthenticated('Invalid or revoked API key');
+    return { type: 'apiKey', value: key };
+  }
+  const header = request.headers.authorization;
+  if (typeof header !== 'string' || header.length === 0) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!m) throw unauthenticated('Authorization header must be "Bearer <token>"');
+  const value = m[1]!;
+  if (value.startsWith('sk_')) {
+    if (!API_KEY_PATTERN.test(value)) throw unauthenticated('Invalid or revoked API key');
+    return { type: 'apiKey', value };
+  }
+  return { type: 'bearer', value };
+}
+
+async function applyRateLimit(deps: AuthDeps, reply: FastifyReply, key: string, limit: number): Promise<void> {
+  const nowMs = deps.clock.now().getTime();
+  const d = await deps.rateLimits.hit(key, limit, HOUR_MS, nowMs);
+  const resetSeconds = Math.max(0, Math.ceil((d.resetAtMs - nowMs) / 1000));
+  void reply.header('X-RateLimit-Limit', String(limit));
+  void reply.header('X-RateLimit-Remaining', String(d.remaining));
+  void reply.header('X-RateLimit-Reset', String(Math.ceil(d.resetAtMs / 1000)));
+  void reply.header('RateLimit-Policy', `"hourly";q=${limit};w=3600`);
+  void reply.header('RateLimit', `"hourly";r=${d.remaining};t=${resetSeconds}`);
+  if (!d.allowed) {
+    const retry = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
+    void reply.header('Retry-After', String(retry));
+    throw new DomainError('RATE_LIMITED', `Rate limit exceeded. Retry in ${retry} seconds.`);
+  }
+}

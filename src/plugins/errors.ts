@@ -1,0 +1,52 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { DomainError, HTTP_STATUS, type ErrorDetail } from '../lib/errors.js';
+
+interface AjvIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+export function errorBody(statusCode: number, message: string, extra: { details?: ErrorDetail[]; requestId?: string } = {}) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...extra };
+}
+
+function detailsOf(issues: AjvIssue[], part: string | undefined): ErrorDetail[] {
+  return issues.slice(0, 20).map((i) => {
+    let field = i.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (i.keyword === 'additionalProperties') field = [field, String(i.params.additionalProperty)].filter(Boolean).join('.');
+    if (i.keyword === 'required') field = [field, String(i.params.missingProperty)].filter(Boolean).join('.');
+    const message =
+      i.keyword === 'additionalProperties' ? 'is not a known property' : i.keyword === 'required' ? 'is required' : (i.message ?? 'is invalid');
+    return { field: [part, field].filter(Boolean).join('.') || (part ?? 'request'), message };
+  });
+}
+
+/** One mapping from every error to the spec's error body; no stack traces leave the process. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError & { validation?: AjvIssue[]; validationContext?: string }, request, reply) => {
+    if (err instanceof DomainError) {
+      const status = HTTP_STATUS[err.code];
+      if (err.code === 'RATE_LIMITED') void reply.header('Retry-After', reply.getHeader('Retry-After') ?? '1');
+      return reply.status(status).send(errorBody(status, err.message, err.details ? { details: err.details } : {}));
+    }
+    if (err.validation) {
+      return reply
+        .status(400)
+        .send(errorBody(400, 'Validation failed', { details: detailsOf(err.validation, err.validationContext) }));
+    }
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const message = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Malformed JSON body' : err.message;
+      return reply.status(status).send(errorBody(status, message));
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send(errorBody(500, 'Internal Server Error', { requestId: String(request.id) }));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send(errorBody(404, `Route ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)} not found`));
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics at /metrics: request rate and latency by route, error counts, process metrics. */
+export function registerMetrics(app: FastifyInstance): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status code',
+    labelNames: ['method', 'route', 'status_code'],
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'http_request_errors_total',
+    help: 'HTTP responses with status 5xx by route',
+    labelNames: ['method', 'route'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method and route',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: ids would explode the label set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    requests.inc({ method: request.method, route, status_code: reply.statusCode });
+    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 500) errors.inc({ method: request.method, route });
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+  return registry;
+}

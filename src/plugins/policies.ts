@@ -1,0 +1,43 @@
+/**
+ * Roles and permissions (DESIGN §4), in one declarative place. Every route names the permission it
+ * needs in its `config.access`; the auth plugin enforces it. A route without an access declaration
+ * fails at start-up.
+ */
+export const TENANT_ROLES = ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER', 'VIEWER'] as const;
+export type TenantRole = (typeof TENANT_ROLES)[number];
+export type Role = TenantRole | 'SUPER_ADMIN';
+
+const ALL: readonly TenantRole[] = TENANT_ROLES;
+const ADMINS: readonly TenantRole[] = ['OWNER', 'ADMIN'];
+const OPERATIONS: readonly TenantRole[] = ['OWNER', 'ADMIN', 'DISPATCHER'];
+const READERS: readonly TenantRole[] = ['OWNER', 'ADMIN', 'DISPATCHER', 'VIEWER'];
+
+export const POLICIES = {
+  'profile:read': ALL,
+  'tenant:read': ALL,
+  'settings:read': READERS,
+  'settings:write': ADMINS,
+  'users:read': ADMINS,
+  'users:write': ADMINS,
+  'invitations:read': ADMINS,
+  'invitations:write': ADMINS,
+  'api-keys:manage': ADMINS,
+  // DRIVER users read their own driver profile only (the service narrows the scope).
+  'drivers:read': ALL,
+  'drivers:write': OPERATIONS,
+} as const satisfies Record<string, readonly TenantRole[]>;
+
+export type Permission = keyof typeof POLICIES;
+
+export function can(role: Role, permission: Permission): boolean {
+  return role !== 'SUPER_ADMIN' && (POLICIES[permission] as readonly string[]).includes(role);
+}
+
+/** Who may call a route, and how. */
+export type Access =
+  /** No credentials. Rate-limited per client address unless rateLimit is false. */
+  | { auth: 'public'; rateLimit?: boolean }
+  /** A tenant credential: a user access token, or (when apiKey is not false) an API key. */
+  | { auth: 'tenant'; permission: Permission; apiKey?: boolean; allowPending?: boolean }
+  /** The platform administrator's access token. */
+  | { auth: 'platform' };

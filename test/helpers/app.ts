@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/types.js';
+import { MemoryMailer } from '../../src/infra/mailer.js';
+import type { RateLimitStore } from '../../src/infra/rate-limit-store.js';
+import { FakeClock } from './clock.js';
+import { openTestDatabase, type DbKind } from './db.js';
+
+export const ADMIN_EMAIL = 'platform-admin@example.test';
+export const ADMIN_PASSWORD = 'platform-admin-password';
+
+export interface TestApp {
+  app: App;
+  db: Database;
+  mailer: MemoryMailer;
+  clock: FakeClock;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: FakeClock;
+  rateLimits?: RateLimitStore;
+  /** Use the system clock instead of a fake one (token expiry then follows real time). */
+  realClock?: boolean;
+}
+
+/** The whole app on a fresh database of the given kind, with mail captured in memory. */
+export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: 'memory://',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    JWT_SECRET: 'test-jwt-secret-that-is-long-enough-000000',
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    AUTH_MOCK_LOGIN: 'true',
+    PLATFORM_ADMIN_EMAIL: ADMIN_EMAIL,
+    PLATFORM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    RATE_LIMIT_USER_PER_HOUR: '1000000',
+    RATE_LIMIT_STAGING_PER_HOUR: '1000000',
+    RATE_LIMIT_ANONYMOUS_PER_HOUR: '1000000',
+    ...opts.env,
+  });
+  const db = await openTestDatabase(kind);
+  const mailer = new MemoryMailer();
+  const clock = opts.clock ?? new FakeClock(new Date());
+  const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits });
+  await app.ready();
+  return {
+    app,
+    db,
+    mailer,
+    clock,
+    async close() {
+      await app.close();
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * Outbound HTTP that no test expected fails the test: fetch may reach only this machine
+ * (local fakes such as the JWKS server), never the network.
+ */
+const realFetch = globalThis.fetch;
+globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    throw new Error(`test attempted outbound HTTP to ${url.hostname}; only local fakes are allowed`);
+  }
+  return realFetch(input, init);
+}) as typeof fetch;
