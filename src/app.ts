@@ -33,6 +33,8 @@ export interface AppOptions {
   clock?: Clock;
   mailer?: Mailer;
   rateLimits?: RateLimitStore;
+  /** Where logs go (default stdout); tests capture them to check redaction. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export type App = FastifyInstance & { deps: Deps };
@@ -66,6 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
         req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
@@ -86,7 +89,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ownsDb = opts.db === undefined;
-  const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }));
   await migrate(db);
 
   let redis: Redis | undefined;

@@ -37,6 +37,7 @@ export const PageQuery = {
 export const Page = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() });
 
+/** Action endpoints take no body: an absent or empty body, or {}; anything else is a 400. */
 export const EmptyBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]);
 
 /** Responses for errors every authenticated route can produce; merged into each route's schema. */

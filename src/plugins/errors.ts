@@ -13,7 +13,11 @@ export function errorBody(statusCode: number, message: string, extra: { details?
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...extra };
 }
 
-function detailsOf(issues: AjvIssue[], part: string | undefined): ErrorDetail[] {
+function detailsOf(all: AjvIssue[], part: string | undefined): ErrorDetail[] {
+  // "must match a schema in anyOf" only summarises the issues listed beside it, and "must be null"
+  // comes from the no-body alternative of action endpoints.
+  const specific = all.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'oneOf' && !(i.keyword === 'type' && i.params.type === 'null'));
+  const issues = specific.length > 0 ? specific : all;
   return issues.slice(0, 20).map((i) => {
     let field = i.instancePath.replace(/^\//, '').replace(/\//g, '.');
     if (i.keyword === 'additionalProperties') field = [field, String(i.params.additionalProperty)].filter(Boolean).join('.');

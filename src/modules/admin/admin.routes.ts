@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { IdParam, Page, PageQuery, Str, errorResponses } from '../../lib/schemas.js';
+import { EmptyBody, IdParam, Page, PageQuery, Str, errorResponses } from '../../lib/schemas.js';
 import { platformCtx } from '../../plugins/context.js';
 import { AdminTenant, TenantStatusSchema } from '../tenants/tenants.schemas.js';
 import { adminService } from './admin.service.js';
@@ -42,7 +42,7 @@ export function adminRoutes(fastify: FastifyInstance, deps: Deps): void {
           ...base,
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} a tenant`,
           params,
-          ...(action === 'reject' || action === 'suspend' ? { body: ReasonBody } : {}),
+          body: action === 'reject' || action === 'suspend' ? ReasonBody : EmptyBody,
           response: { 200: AdminTenant, ...errorResponses(400, 401, 403, 404) },
         },
       },

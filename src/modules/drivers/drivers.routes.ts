@@ -59,7 +59,7 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
     schema: { tags, security, summary: 'Deactivate a driver (soft delete)', params, body: EmptyBody, response: { 200: DriverDeactivated, ...errorResponses(400, 401, 403, 404, 429) } },
   };
   app.post('/api/v1/drivers/:driverId/deactivate', deactivate, async (request) => drivers.deactivate(tenantCtx(request), request.params.driverId));
-  app.delete('/api/v1/drivers/:driverId', { ...deactivate, schema: { ...deactivate.schema, body: undefined } }, async (request) =>
+  app.delete('/api/v1/drivers/:driverId', deactivate, async (request) =>
     drivers.deactivate(tenantCtx(request), request.params.driverId),
   );
 

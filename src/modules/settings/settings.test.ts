@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { DB_KINDS } from '../../../test/helpers/db.js';
+import { createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
+
+describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
+  let t: TestApp;
+  let acme: TenantFixture;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind);
+    acme = await createTenant(t.app);
+  });
+  afterAll(async () => t?.close());
+
+  it('starts from documented defaults', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers: acme.auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      alerts: {
+        hosApproachingThresholdHours: 1,
+        routeDeviationThresholdMiles: 5,
+        unplannedStopThresholdMinutes: 30,
+        dockDelayThresholdMinutes: 120,
+        enableWeatherAlerts: true,
+        enableMechanicalAlerts: true,
+      },
+      monitoring: { monitoringIntervalSeconds: 60, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30 },
+    });
+  });
+
+  it('updates alert and monitoring settings (the fields given) and keeps them per tenant', async () => {
+    const alerts = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/tenant/settings/alerts',
+      headers: acme.auth,
+      payload: { hosApproachingThresholdHours: 2, enableWeatherAlerts: false },
+    });
+    expect(alerts.statusCode).toBe(200);
+    expect(alerts.json().alerts).toMatchObject({ hosApproachingThresholdHours: 2, enableWeatherAlerts: false, routeDeviationThresholdMiles: 5 });
+    const monitoring = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/tenant/settings/monitoring',
+      headers: acme.auth,
+      payload: { monitoringIntervalSeconds: 30, autoResolveDeviationAfterMinutes: 10, hosWarningThresholdMinutes: 45 },
+    });
+    expect(monitoring.statusCode).toBe(200);
+    const now = (await t.app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers: acme.auth })).json();
+    expect(now.monitoring).toEqual({ monitoringIntervalSeconds: 30, autoResolveDeviationAfterMinutes: 10, hosWarningThresholdMinutes: 45 });
+    expect(now.alerts.hosApproachingThresholdHours).toBe(2);
+
+    const other = await createTenant(t.app);
+    const theirs = (await t.app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers: other.auth })).json();
+    expect(theirs.monitoring.monitoringIntervalSeconds).toBe(60);
+    expect(theirs.alerts.hosApproachingThresholdHours).toBe(1);
+  });
+
+  it.each([
+    ['alerts', { hosApproachingThresholdHours: 0 }],
+    ['alerts', { hosApproachingThresholdHours: 12 }],
+    ['alerts', { routeDeviationThresholdMiles: -1 }],
+    ['alerts', { dockDelayThresholdMinutes: 'soon' }],
+    ['alerts', { enableWeatherAlerts: 'yes' }],
+    ['alerts', { somethingElse: 1 }],
+    ['alerts', {}],
+    ['monitoring', { monitoringIntervalSeconds: 4 }],
+    ['monitoring', { monitoringIntervalSeconds: 3601 }],
+    ['monitoring', { monitoringIntervalSeconds: 30.5 }],
+    ['monitoring', { hosWarningThresholdMinutes: 0 }],
+  ])('rejects out-of-range %s settings %j with 400', async (section, payload) => {
+    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/tenant/settings/${section}`, headers: acme.auth, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Validation failed');
+  });
+
+  it('lets only OWNER and ADMIN change settings', async () => {
+    const admin = await createUser(t.app, t.mailer, acme, 'ADMIN');
+    const dispatcher = await createUser(t.app, t.mailer, acme, 'DISPATCHER');
+    const ok = await t.app.inject({ method: 'PUT', url: '/api/v1/tenant/settings/alerts', headers: admin.auth, payload: { dockDelayThresholdMinutes: 90 } });
+    expect(ok.statusCode).toBe(200);
+    const denied = await t.app.inject({ method: 'PUT', url: '/api/v1/tenant/settings/monitoring', headers: dispatcher.auth, payload: { monitoringIntervalSeconds: 10 } });
+    expect(denied.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers: dispatcher.auth })).statusCode).toBe(200);
+  });
+});
