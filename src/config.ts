@@ -13,6 +13,11 @@ export interface Config {
   host: string;
   /** undefined: embedded PGlite in dataDir; 'memory://': in-memory PGlite; postgres URL otherwise. */
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_SCHEMA: PostgreSQL schema to use instead of public (created if missing). Lets a separate
+   * process (the benchmark's server children) work in an isolated, disposable schema.
+   */
+  databaseSchema: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
   processRoles: ProcessRole[];
@@ -114,6 +119,10 @@ export function loadConfig(env: Env = process.env): Config {
     r.problems.push(`DATABASE_URL: expected memory:// or a postgres:// URL, got "${redactUrl(databaseUrl)}"`);
     databaseUrl = undefined;
   }
+  const databaseSchema = r.str('DATABASE_SCHEMA');
+  if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    r.problems.push(`DATABASE_SCHEMA: expected a lower-case identifier (letters, digits, _), got "${databaseSchema}"`);
+  }
 
   const roles = (r.str('PROCESS_ROLES') ?? 'api,worker').split(',').map((s) => s.trim()).filter(Boolean);
   const badRoles = roles.filter((x) => x !== 'api' && x !== 'worker');
@@ -162,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: r.str('HOST') ?? '0.0.0.0',
     databaseUrl,
+    databaseSchema,
     dataDir,
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     processRoles: badRoles.length === 0 && roles.length > 0 ? (roles as ProcessRole[]) : ['api', 'worker'],
