@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -89,7 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ownsDb = opts.db === undefined;
-  const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }));
+  const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata'), schema: config.databaseSchema }));
   await migrate(db);
 
   let redis: Redis | undefined;

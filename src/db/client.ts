@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { isTenantId } from '../lib/ids.js';
@@ -24,7 +25,9 @@ export interface DatabaseOptions {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url !== undefined && /^postgres(ql)?:\/\//.test(opts.url)) return openPostgres(opts.url, opts);
-  const pglite = opts.url === 'memory://' || opts.dataDir === undefined ? new PGlite() : new PGlite(opts.dataDir);
+  const onDisk = opts.url !== 'memory://' && opts.dataDir !== undefined;
+  if (onDisk) fs.mkdirSync(opts.dataDir!, { recursive: true });
+  const pglite = onDisk ? new PGlite(opts.dataDir) : new PGlite();
   await pglite.waitReady;
   return new PgliteDatabase(pglite);
 }
