@@ -1,4 +1,5 @@
 import foundation from './migrations/001_foundation.js';
+import planning from './migrations/002_planning.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -7,7 +8,10 @@ export interface Migration {
 }
 
 /** The one migration set, for PGlite and PostgreSQL alike. Append; never edit an applied one. */
-export const MIGRATIONS: Migration[] = [{ id: '001_foundation', sql: foundation }];
+export const MIGRATIONS: Migration[] = [
+  { id: '001_foundation', sql: foundation },
+  { id: '002_planning', sql: planning },
+];
 
 /**
  * Row-level security for every table with a tenant_id column (ENABLE + FORCE, policy on
