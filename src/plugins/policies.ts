@@ -25,6 +25,20 @@ export const POLICIES = {
   // DRIVER users read their own driver profile only (the service narrows the scope).
   'drivers:read': ALL,
   'drivers:write': OPERATIONS,
+  // A DRIVER user reads the HOS of, and records duty status for, their own driver profile only.
+  'hos:read': ALL,
+  'duty-status:write': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
+  'vehicles:read': READERS,
+  'vehicles:write': OPERATIONS,
+  'loads:read': READERS,
+  'loads:write': OPERATIONS,
+  'locations:read': READERS,
+  'locations:write': OPERATIONS,
+  // A DRIVER user sees their own routes and reports positions on them.
+  'routes:read': ALL,
+  'routes:write': OPERATIONS,
+  'positions:write': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
+  'rest:recommend': OPERATIONS,
 } as const satisfies Record<string, readonly TenantRole[]>;
 
 export type Permission = keyof typeof POLICIES;
