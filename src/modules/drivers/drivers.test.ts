@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { DB_KINDS } from '../../../test/helpers/db.js';
@@ -15,7 +16,7 @@ describe.each(DB_KINDS)('drivers API (%s)', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  const inject = (opts: Parameters<TestApp['app']['inject']>[0]) => t.app.inject(opts);
+  const inject = (opts: InjectOptions) => t.app.inject(opts);
 
   it('creates a driver with status ACTIVE, zeroed clocks and a drv_ id', async () => {
     const res = await inject({

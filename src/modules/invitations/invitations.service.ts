@@ -63,6 +63,11 @@ export function invitationsService(deps: Deps, auth: AuthService) {
           const driver = await findDriver(tx, ctx.tenantId, input.driverId);
           if (!driver) throw invalid('Validation failed', [{ field: 'body.driverId', message: 'does not name a driver of this organization' }]);
           if (driver.userId) throw invalidState('This driver profile is already linked to a user');
+          const other = await tx.query(
+            "SELECT 1 FROM user_invitations WHERE tenant_id = $1 AND driver_id = $2 AND status = 'PENDING' AND expires_at > $3",
+            [ctx.tenantId, input.driverId, now],
+          );
+          if (other.rows.length > 0) throw new DomainError('CONFLICT', 'A pending invitation already links this driver profile; revoke it first');
         }
         const pending = await tx.query(
           "SELECT 1 FROM user_invitations WHERE tenant_id = $1 AND lower(email) = lower($2) AND status = 'PENDING' AND expires_at > $3",
@@ -145,7 +150,8 @@ export function invitationsService(deps: Deps, auth: AuthService) {
           const user = await insertUser(tx, { tenantId, id: newId('user'), email: row.email as string, passwordHash, firstName, lastName, role: row.role as TenantRole }, now);
           if (row.driver_id) {
             const driver = await findDriver(tx, tenantId, row.driver_id as string, true);
-            if (driver && !driver.userId) await linkDriverToUser(tx, tenantId, driver.id, user.id, now);
+            if (!driver || driver.userId) throw invalidState('The driver profile of this invitation is no longer available; ask for a new invitation');
+            await linkDriverToUser(tx, tenantId, driver.id, user.id, now);
           }
           await tx.query("UPDATE user_invitations SET status = 'ACCEPTED', accepted_at = $3, accepted_user_id = $4 WHERE tenant_id = $1 AND id = $2", [tenantId, row.id, now, user.id]);
           return user.id;

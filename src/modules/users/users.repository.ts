@@ -80,9 +80,13 @@ export async function emailTaken(tx: Tx, email: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/**
+ * Counts the tenant's active OWNERs and locks their rows until the transaction ends, so that two
+ * concurrent demotions or deactivations cannot both see "another OWNER remains" and leave none.
+ */
 export async function countActiveOwners(tx: Tx, tenantId: string): Promise<number> {
   const { rows } = await tx.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM users WHERE tenant_id = $1 AND role = 'OWNER' AND status = 'ACTIVE'",
+    "SELECT count(*)::int AS n FROM (SELECT id FROM users WHERE tenant_id = $1 AND role = 'OWNER' AND status = 'ACTIVE' ORDER BY id FOR UPDATE) owners",
     [tenantId],
   );
   return rows[0]?.n ?? 0;

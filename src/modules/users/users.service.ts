@@ -32,7 +32,7 @@ export function usersService(deps: Deps) {
         if (!target) throw notFound('User');
         if (changes.role !== undefined && changes.role !== target.role) {
           guardChange(ctx, target, changes.role);
-          if (target.role === 'OWNER' && (await countActiveOwners(tx, ctx.tenantId)) <= 1) {
+          if (target.role === 'OWNER' && target.status === 'ACTIVE' && (await countActiveOwners(tx, ctx.tenantId)) <= 1) {
             throw invalidState('The organization must keep at least one active OWNER');
           }
         }
@@ -54,6 +54,9 @@ export function usersService(deps: Deps) {
         if (!target) throw notFound('User');
         guardChange(ctx, target);
         if (target.status === 'DEACTIVATED') throw invalidState('User is already deactivated');
+        if (target.role === 'OWNER' && (await countActiveOwners(tx, ctx.tenantId)) <= 1) {
+          throw invalidState('The organization must keep at least one active OWNER');
+        }
         await tx.query("UPDATE users SET status = 'DEACTIVATED', deactivated_at = $3, updated_at = $3 WHERE tenant_id = $1 AND id = $2", [ctx.tenantId, id, now]);
         return (await findUser(tx, ctx.tenantId, id))!;
       });
