@@ -6,12 +6,15 @@ import { authRoutes } from './auth/auth.routes.js';
 import { driversRoutes } from './drivers/drivers.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { invitationsRoutes } from './invitations/invitations.routes.js';
+import { loadsRoutes } from './loads/loads.routes.js';
+import { locationsRoutes } from './locations/locations.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
 import { tenantsRoutes } from './tenants/tenants.routes.js';
 import { usersRoutes } from './users/users.routes.js';
+import { vehiclesRoutes } from './vehicles/vehicles.routes.js';
 
 export function registerModules(app: FastifyInstance, deps: Deps): void {
-  for (const register of [healthRoutes, tenantsRoutes, authRoutes, apiKeysRoutes, usersRoutes, invitationsRoutes, driversRoutes, settingsRoutes, adminRoutes]) {
+  for (const register of [healthRoutes, tenantsRoutes, authRoutes, apiKeysRoutes, usersRoutes, invitationsRoutes, driversRoutes, vehiclesRoutes, loadsRoutes, locationsRoutes, settingsRoutes, adminRoutes]) {
     register(app, deps);
   }
 }

@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { IdParam, errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
+import { tenantCtx } from '../../plugins/context.js';
+import { ChangeLoadStatusBody, CreateLoadBody, Load, LoadListQuery, LoadPage, UpdateLoadBody } from './loads.schemas.js';
+import { loadsService } from './loads.service.js';
+
+export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const loads = loadsService(deps);
+  const tags = ['Loads'];
+  const security = TENANT_SECURITY;
+  const read = { access: { auth: 'tenant' as const, permission: 'loads:read' as const } };
+  const write = { access: { auth: 'tenant' as const, permission: 'loads:write' as const } };
+  const params = IdParam('loadId', 'ld');
+
+  app.post(
+    '/api/v1/loads',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Create a load (status PENDING, source MANUAL)',
+        description: 'referenceNumber is unique in the organization (case-insensitive); scheduledDelivery must not be before scheduledPickup.',
+        body: CreateLoadBody,
+        response: { 201: Load, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await loads.create(tenantCtx(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/loads',
+    { config: read, schema: { tags, security, summary: 'List loads (newest first)', querystring: LoadListQuery, response: { 200: LoadPage, ...errorResponses(400, 401, 403, 429) } } },
+    async (request) => {
+      const q = request.query;
+      return loads.list(tenantCtx(request), { status: q.status, search: q.search, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
+    },
+  );
+
+  app.get(
+    '/api/v1/loads/:loadId',
+    { config: read, schema: { tags, security, summary: 'Get a load', params, response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => loads.get(tenantCtx(request), request.params.loadId),
+  );
+
+  app.put(
+    '/api/v1/loads/:loadId',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Update a load',
+        description: 'Any subset of the descriptive fields; null clears an optional field. status and source are not accepted here: use POST /loads/{loadId}/status.',
+        params,
+        body: UpdateLoadBody,
+        response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => loads.update(tenantCtx(request), request.params.loadId, request.body),
+  );
+
+  app.post(
+    '/api/v1/loads/:loadId/status',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Change the status of a load',
+        description:
+          'PENDING → ASSIGNED → IN_TRANSIT → DELIVERED; any state but DELIVERED or CANCELLED → CANCELLED. Any other change is a 400. Emits load.status_changed.',
+        params,
+        body: ChangeLoadStatusBody,
+        response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => loads.changeStatus(tenantCtx(request), request.params.loadId, request.body.status, request.body.note),
+  );
+
+  app.delete(
+    '/api/v1/loads/:loadId',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Cancel a load (soft delete: status CANCELLED)',
+        description: 'Same as POST /loads/{loadId}/status {"status":"CANCELLED"}; a DELIVERED or CANCELLED load is a 400.',
+        params,
+        response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => loads.changeStatus(tenantCtx(request), request.params.loadId, 'CANCELLED'),
+  );
+}

@@ -1,0 +1,116 @@
+import type { Tx } from '../../db/types.js';
+import { iso, likePattern } from '../../lib/rows.js';
+
+export type VehicleStatus = 'ACTIVE' | 'INACTIVE' | 'IN_MAINTENANCE';
+
+export interface VehicleFields {
+  unitNumber: string;
+  vin: string | null;
+  make: string | null;
+  model: string | null;
+  year: number | null;
+  licensePlate: string | null;
+  fuelTankGallons: number;
+  mpg: number;
+  status: VehicleStatus;
+  eldExternalId: string | null;
+}
+
+export interface VehicleRecord extends VehicleFields {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toVehicle(r: Record<string, unknown>): VehicleRecord {
+  return {
+    id: r.id as string,
+    unitNumber: r.unit_number as string,
+    vin: (r.vin as string | null) ?? null,
+    make: (r.make as string | null) ?? null,
+    model: (r.model as string | null) ?? null,
+    year: r.year === null || r.year === undefined ? null : Number(r.year),
+    licensePlate: (r.license_plate as string | null) ?? null,
+    fuelTankGallons: Number(r.fuel_tank_gallons),
+    mpg: Number(r.mpg),
+    status: r.status as VehicleStatus,
+    eldExternalId: (r.eld_external_id as string | null) ?? null,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  };
+}
+
+const COLUMNS: Record<keyof VehicleFields, string> = {
+  unitNumber: 'unit_number',
+  vin: 'vin',
+  make: 'make',
+  model: 'model',
+  year: 'year',
+  licensePlate: 'license_plate',
+  fuelTankGallons: 'fuel_tank_gallons',
+  mpg: 'mpg',
+  status: 'status',
+  eldExternalId: 'eld_external_id',
+};
+
+export async function insertVehicle(tx: Tx, tenantId: string, id: string, f: VehicleFields, now: Date): Promise<VehicleRecord> {
+  const { rows } = await tx.query(
+    `INSERT INTO vehicles (tenant_id, id, unit_number, vin, make, model, year, license_plate, fuel_tank_gallons, mpg, status, eld_external_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING *`,
+    [tenantId, id, f.unitNumber, f.vin, f.make, f.model, f.year, f.licensePlate, f.fuelTankGallons, f.mpg, f.status, f.eldExternalId, now],
+  );
+  return toVehicle(rows[0]!);
+}
+
+export async function findVehicle(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<VehicleRecord | null> {
+  const { rows } = await tx.query(`SELECT * FROM vehicles WHERE tenant_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [tenantId, id]);
+  return rows[0] ? toVehicle(rows[0]) : null;
+}
+
+export interface VehicleFilter {
+  status?: VehicleStatus;
+  search?: string;
+}
+
+export async function listVehicles(tx: Tx, tenantId: string, filter: VehicleFilter, page: number, pageSize: number) {
+  const where = ['tenant_id = $1'];
+  const params: unknown[] = [tenantId];
+  if (filter.status) {
+    params.push(filter.status);
+    where.push(`status = $${params.length}`);
+  }
+  if (filter.search) {
+    params.push(likePattern(filter.search));
+    const p = `$${params.length}`;
+    where.push(`(unit_number ILIKE ${p} OR vin ILIKE ${p} OR license_plate ILIKE ${p} OR make ILIKE ${p} OR model ILIKE ${p})`);
+  }
+  const clause = where.join(' AND ');
+  // One statement: the page and the total (window count) together.
+  const { rows } = await tx.query(
+    `SELECT *, count(*) OVER () AS total FROM vehicles WHERE ${clause}
+      ORDER BY upper(unit_number), id
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    params,
+  );
+  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+  if (rows.length === 0 && page > 1) {
+    const c = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM vehicles WHERE ${clause}`, params);
+    total = c.rows[0]?.n ?? 0;
+  }
+  return { total, data: rows.map(toVehicle) };
+}
+
+export async function updateVehicleFields(tx: Tx, tenantId: string, id: string, changes: Partial<VehicleFields>, now: Date): Promise<VehicleRecord | null> {
+  const sets: string[] = [];
+  const params: unknown[] = [tenantId, id, now];
+  for (const [key, value] of Object.entries(changes) as [keyof VehicleFields, unknown][]) {
+    if (value === undefined) continue;
+    params.push(value);
+    sets.push(`${COLUMNS[key]} = $${params.length}`);
+  }
+  const { rows } = await tx.query(
+    `UPDATE vehicles SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE tenant_id = $1 AND id = $2 RETURNING *`,
+    params,
+  );
+  return rows[0] ? toVehicle(rows[0]) : null;
+}
