@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -20,9 +20,11 @@ import { systemClock, type Clock } from './lib/time.js';
 import { AccessTokens } from './modules/auth/auth.tokens.js';
 import { PrincipalDirectory } from './modules/auth/principals.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { errorBody, registerErrorHandling } from './plugins/errors.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerModules } from './modules/index.js';
+import type { PlanningPorts } from './modules/routes/planning-ports.js';
+import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
 import { bootstrapPlatformAdmin } from './modules/admin/admin.service.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -34,6 +36,8 @@ export interface AppOptions {
   clock?: Clock;
   mailer?: Mailer;
   rateLimits?: RateLimitStore;
+  /** Geocoding, distances and fuel prices for planning (tests pass local fakes); default: the live wiring. */
+  planning?: PlanningPorts;
   /** Where logs go (default stdout); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
 }
@@ -87,6 +91,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The router's own errors (an undecodable URL, an over-long path parameter) answer with the spec's
+    // error body too, not Fastify's default one with its extra `code` and mismatched `error`.
+    frameworkErrors: (err, _request, reply) => {
+      const messages: Record<string, string> = { FST_ERR_BAD_URL: 'The URL is not valid (bad percent-encoding)', FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long' };
+      const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+      void (reply as FastifyReply).status(status).send(errorBody(status, messages[err.code] ?? 'Internal Server Error'));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ownsDb = opts.db === undefined;
@@ -158,7 +169,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.get('/', { schema: { hide: true }, config: { access: { auth: 'public', rateLimit: false } } }, async (_req, reply) =>
     reply.redirect('/docs'),
   );
-  registerModules(app, deps);
+  registerModules(app, deps, opts.planning ?? livePlanningPorts(config));
 
   app.addHook('onClose', async () => {
     await rateLimits.close();

@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   refreshToken: 'rtk',
   dutyStatus: 'dst',
   location: 'loc',
+  position: 'pos',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,16 +5,36 @@ import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { driversRoutes } from './drivers/drivers.routes.js';
 import { healthRoutes } from './health/health.routes.js';
+import { hosRoutes } from './hos/hos.routes.js';
 import { invitationsRoutes } from './invitations/invitations.routes.js';
 import { loadsRoutes } from './loads/loads.routes.js';
 import { locationsRoutes } from './locations/locations.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
 import { tenantsRoutes } from './tenants/tenants.routes.js';
 import { usersRoutes } from './users/users.routes.js';
+import { restRoutes } from './rest/rest.routes.js';
+import { routesRoutes } from './routes/routes.routes.js';
+import type { PlanningPorts } from './routes/planning-ports.js';
 import { vehiclesRoutes } from './vehicles/vehicles.routes.js';
 
-export function registerModules(app: FastifyInstance, deps: Deps): void {
-  for (const register of [healthRoutes, tenantsRoutes, authRoutes, apiKeysRoutes, usersRoutes, invitationsRoutes, driversRoutes, vehiclesRoutes, loadsRoutes, locationsRoutes, settingsRoutes, adminRoutes]) {
+export function registerModules(app: FastifyInstance, deps: Deps, ports: PlanningPorts): void {
+  for (const register of [
+    healthRoutes,
+    tenantsRoutes,
+    authRoutes,
+    apiKeysRoutes,
+    usersRoutes,
+    invitationsRoutes,
+    driversRoutes,
+    hosRoutes,
+    vehiclesRoutes,
+    loadsRoutes,
+    locationsRoutes,
+    restRoutes,
+    settingsRoutes,
+    adminRoutes,
+  ]) {
     register(app, deps);
   }
+  routesRoutes(app, deps, ports);
 }

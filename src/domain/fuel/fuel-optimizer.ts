@@ -1,0 +1,412 @@
+/**
+ * Fuel-stop optimizer. Pure: no I/O, no clock.
+ *
+ * Given the route length, the truck's consumption and tank, the fuel on board and the stations along
+ * the route, it chooses where to stop and how much to buy so that the fuel never goes below the reserve
+ * (default 15 % of the tank) at any point, including arrival.
+ *
+ * ## Objective (lexicographic)
+ * 1. Total cost, where an unknown price counts as `defaultPricePerGallon` and a station's discount
+ *    (negotiated fleet price) is subtracted, plus `standaloneStopPenaltyDollars` per stop not merged with
+ *    a rest (default 0: pure cost). Costs within 1e-6 $ are ties.
+ * 2. Fewest standalone fuel stops: stops the driver makes only to fuel. A station within
+ *    `mergeToleranceMiles` (default 25) of a position where the driver stops anyway (`restStopMiles`) is
+ *    merged with that rest and costs no extra stop.
+ * 3. Fewest stops in all.
+ * When every price is equal (all unknown, say) the cost of every plan is the same (each buys exactly the
+ * fuel the route consumes beyond what is on board, arriving on the reserve), so the plan is the one with
+ * the fewest stops, preferring stops merged with rests: `strategy: 'MIN_STOPS'`. Otherwise
+ * `strategy: 'MIN_COST'`.
+ *
+ * ## Algorithm
+ * The classic gas-station problem: there is an optimal plan in which, at every stop, the truck either
+ * fills the tank or buys just enough to reach the next stop on the reserve (Khuller, Malekian & Mestre,
+ * "To Fill or Not to Fill", 2007); the greedy "buy just enough to reach a cheaper station, else fill up"
+ * is one such plan. The greedy alone does not break cost ties by stops, so this runs the exact dynamic
+ * program over that structure: states are (station, fuel on arrival), where the fuel on arrival is the
+ * reserve, a full tank less the distance from an earlier station, or the starting fuel less the distance
+ * from the origin; dominated states (no more fuel, no better on every criterion) are pruned.
+ * O(n² · states) time; a few hundred candidate stations plan in milliseconds.
+ *
+ * ## Gaps
+ * When some stretch is longer than the truck's range above the reserve (or the truck starts below the
+ * reserve), no plan exists with the stations given. The result is then `status: 'UNCOVERED_GAP'` listing
+ * every such stretch, with the farthest point reachable before it; inserting a stop there ("fuel stop
+ * near …") and planning again is the caller's job.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Types
+
+export interface FuelStation {
+  /** Position along the route, miles from the origin. Stations outside [0, totalRouteMiles] are ignored. */
+  milesAlong: number;
+  /** Pump price per gallon; null when unknown (then `defaultPricePerGallon` is assumed). */
+  pricePerGallon: number | null;
+  name: string;
+  latitude: number;
+  longitude: number;
+  /** Negotiated discount per gallon (fleet fuel network), subtracted from the price. */
+  discountPerGallon?: number;
+  /** Caller's identifier, passed through. */
+  id?: string;
+}
+
+export interface FuelPlanInput {
+  totalRouteMiles: number;
+  mpg: number;
+  tankGallons: number;
+  startingGallons: number;
+  /** Fraction of the tank never planned below (default 0.15). */
+  reserveFraction?: number;
+  stations: readonly FuelStation[];
+  /** Price assumed where a station's price is unknown. */
+  defaultPricePerGallon: number;
+  /** Positions (miles along) where the driver stops anyway, e.g. planned rests. */
+  restStopMiles?: readonly number[];
+  /** A station this close to a rest is merged with it (default 25 miles). */
+  mergeToleranceMiles?: number;
+  /** Dollars a standalone fuel stop is worth avoiding (default 0: minimise fuel cost only). */
+  standaloneStopPenaltyDollars?: number;
+}
+
+export interface FuelStop {
+  milesAlong: number;
+  station: FuelStation;
+  gallons: number;
+  /** Price paid per gallon: the pump price (or the default) less the discount. */
+  pricePerGallon: number;
+  /** Pump price, or the default when unknown. */
+  listPricePerGallon: number;
+  discountPerGallon: number;
+  priceKnown: boolean;
+  /** gallons × pricePerGallon, rounded to cents. */
+  cost: number;
+  fuelOnArrivalGallons: number;
+  fuelOnDepartureGallons: number;
+  /** The tank is filled (else the truck buys just enough to reach its next stop on the reserve). */
+  fillUp: boolean;
+  /** The rest position this stop is merged with, or null for a standalone fuel stop. */
+  mergedWithRestAtMiles: number | null;
+}
+
+export interface FuelGap {
+  /** The last point where fuel can be had before the gap (0 = the origin, with the starting fuel). */
+  fromMiles: number;
+  /** The next station, or the destination. */
+  toMiles: number;
+  lengthMiles: number;
+  /** Where the fuel reaches the reserve after leaving `fromMiles` full (or with the starting fuel). */
+  farthestReachableMiles: number;
+  shortfallMiles: number;
+  /** Stops to insert in the gap, each at most one range apart, for the route to be covered. */
+  additionalStopsNeeded: number;
+  reason: 'STATION_GAP' | 'START_BELOW_RESERVE';
+}
+
+interface FuelPlanBase {
+  reserveGallons: number;
+  /** Miles a full tank covers down to the reserve. */
+  rangeMiles: number;
+  /** Candidate stations inside [0, totalRouteMiles]. */
+  stationsConsidered: number;
+  stationsIgnored: number;
+}
+
+export interface FuelPlanned extends FuelPlanBase {
+  status: 'PLANNED';
+  strategy: 'MIN_COST' | 'MIN_STOPS';
+  stops: FuelStop[];
+  stopCount: number;
+  mergedStopCount: number;
+  standaloneStopCount: number;
+  totalGallons: number;
+  /** Sum of the stops' costs (each rounded to cents). */
+  totalCost: number;
+  fuelAtArrivalGallons: number;
+}
+
+export interface FuelUncovered extends FuelPlanBase {
+  status: 'UNCOVERED_GAP';
+  gaps: FuelGap[];
+  stops: [];
+}
+
+export type FuelPlan = FuelPlanned | FuelUncovered;
+
+export const FUEL_DEFAULTS = Object.freeze({ reserveFraction: 0.15, mergeToleranceMiles: 25, standaloneStopPenaltyDollars: 0 });
+
+// ---------------------------------------------------------------------------------------------------
+// Validation
+
+export interface FuelFieldIssue {
+  field: string;
+  message: string;
+}
+
+/** Invalid fuel-plan input; same shape as the project's DomainError VALIDATION (400, "Validation failed"). */
+export class FuelInputError extends Error {
+  readonly code = 'VALIDATION' as const;
+  readonly statusCode = 400 as const;
+  constructor(readonly details: FuelFieldIssue[]) {
+    super('Validation failed');
+    this.name = 'FuelInputError';
+  }
+  get summary(): string {
+    return this.details.map((d) => `${d.field} ${d.message}`).join('; ');
+  }
+}
+
+const show = (v: unknown): string => (typeof v === 'number' ? String(v) : v === null ? 'null' : v === undefined ? 'nothing' : typeof v);
+
+function validate(input: FuelPlanInput): void {
+  const issues: FuelFieldIssue[] = [];
+  const num = (field: string, v: unknown, min: number, max: number, exclusiveMin = false): void => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) issues.push({ field, message: `must be a finite number (got ${show(v)})` });
+    else if (exclusiveMin ? v <= min : v < min) issues.push({ field, message: `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min} (got ${v})` });
+    else if (v > max) issues.push({ field, message: `must be at most ${max} (got ${v})` });
+  };
+  if (typeof input !== 'object' || input === null) throw new FuelInputError([{ field: 'input', message: 'must be an object' }]);
+  num('totalRouteMiles', input.totalRouteMiles, 0, 20_000);
+  num('mpg', input.mpg, 0, 200, true);
+  num('tankGallons', input.tankGallons, 0, 2_000, true);
+  num('startingGallons', input.startingGallons, 0, Number.isFinite(input.tankGallons) ? input.tankGallons : 2_000);
+  if (input.reserveFraction !== undefined) num('reserveFraction', input.reserveFraction, 0, 0.99);
+  num('defaultPricePerGallon', input.defaultPricePerGallon, 0, 100);
+  if (input.mergeToleranceMiles !== undefined) num('mergeToleranceMiles', input.mergeToleranceMiles, 0, 1_000);
+  if (input.standaloneStopPenaltyDollars !== undefined) num('standaloneStopPenaltyDollars', input.standaloneStopPenaltyDollars, 0, 100_000);
+  if (!Array.isArray(input.stations)) issues.push({ field: 'stations', message: 'must be an array' });
+  else {
+    input.stations.forEach((s: FuelStation, i: number) => {
+      const f = `stations[${i}]`;
+      if (typeof s !== 'object' || s === null) {
+        issues.push({ field: f, message: 'must be an object' });
+        return;
+      }
+      num(`${f}.milesAlong`, s.milesAlong, -1e6, 1e6);
+      if (s.pricePerGallon !== null) num(`${f}.pricePerGallon`, s.pricePerGallon, 0, 100);
+      if (s.discountPerGallon !== undefined) num(`${f}.discountPerGallon`, s.discountPerGallon, 0, 100);
+      num(`${f}.latitude`, s.latitude, -90, 90);
+      num(`${f}.longitude`, s.longitude, -180, 180);
+      if (typeof s.name !== 'string' || s.name.trim() === '') issues.push({ field: `${f}.name`, message: 'must be a non-empty string' });
+    });
+  }
+  if (input.restStopMiles !== undefined) {
+    if (!Array.isArray(input.restStopMiles)) issues.push({ field: 'restStopMiles', message: 'must be an array' });
+    else input.restStopMiles.forEach((m: number, i: number) => num(`restStopMiles[${i}]`, m, -1e6, 1e6));
+  }
+  if (issues.length > 0) throw new FuelInputError(issues);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Planning
+
+const EPS = 1e-9;
+const COST_EPS = 1e-6;
+const cents = (x: number): number => Math.round(x * 100) / 100;
+
+interface Candidate {
+  station: FuelStation;
+  miles: number;
+  price: number;
+  listPrice: number;
+  discount: number;
+  priceKnown: boolean;
+  mergedWith: number | null;
+}
+
+/** A way of arriving at a station (before buying there), or at the destination. */
+interface Label {
+  /** Fuel above the reserve on arrival, gallons (negative only when starting below the reserve at mile 0). */
+  g: number;
+  /** cost + penalty × standalone, the first criterion. */
+  obj: number;
+  cost: number;
+  standalone: number;
+  stops: number;
+  /** The stop before this arrival and what was bought there; null when coming from the origin. */
+  prev: { label: Label; at: number; gallons: number; fill: boolean } | null;
+}
+
+function better(a: Label, b: Label): boolean {
+  if (a.obj < b.obj - COST_EPS) return true;
+  if (a.obj > b.obj + COST_EPS) return false;
+  if (a.standalone !== b.standalone) return a.standalone < b.standalone;
+  return a.stops < b.stops;
+}
+
+function dominates(a: Label, b: Label): boolean {
+  return a.g >= b.g - EPS && a.obj <= b.obj + COST_EPS && a.standalone <= b.standalone && a.stops <= b.stops;
+}
+
+function prune(labels: Label[]): Label[] {
+  labels.sort((x, y) => y.g - x.g || x.obj - y.obj || x.standalone - y.standalone || x.stops - y.stops);
+  const kept: Label[] = [];
+  for (const l of labels) if (!kept.some((k) => dominates(k, l))) kept.push(l);
+  return kept;
+}
+
+function nearestRest(miles: number, rests: readonly number[], tolerance: number): number | null {
+  let best: number | null = null;
+  for (const r of rests) {
+    const d = Math.abs(r - miles);
+    if (d <= tolerance + EPS && (best === null || d < Math.abs(best - miles))) best = r;
+  }
+  return best;
+}
+
+/** Stretches the stations cannot cover even filling up at every one of them. */
+function findGaps(cands: Candidate[], total: number, startUsable: number, usable: number, mpg: number): FuelGap[] {
+  const range = usable * mpg;
+  const gaps: FuelGap[] = [];
+  let lastPoint = 0;
+  let reach = Math.max(0, startUsable) * mpg;
+  let belowReserve = startUsable < -EPS;
+  const gap = (to: number, reason: FuelGap['reason']) => {
+    const shortfall = to - reach;
+    gaps.push({
+      fromMiles: lastPoint,
+      toMiles: to,
+      lengthMiles: to - lastPoint,
+      farthestReachableMiles: reach,
+      shortfallMiles: shortfall,
+      additionalStopsNeeded: reason === 'START_BELOW_RESERVE' ? Math.max(1, Math.ceil(shortfall / range - EPS)) : Math.ceil(shortfall / range - EPS),
+      reason,
+    });
+  };
+  for (const c of cands) {
+    if (belowReserve && c.miles <= EPS) belowReserve = false; // fuel can be bought before moving
+    if (belowReserve) {
+      gap(c.miles, 'START_BELOW_RESERVE');
+      belowReserve = false;
+    } else if (c.miles > reach + EPS) {
+      gap(c.miles, 'STATION_GAP');
+    }
+    reach = Math.max(reach, c.miles + range);
+    lastPoint = c.miles;
+  }
+  if (belowReserve && total > EPS) gap(total, 'START_BELOW_RESERVE');
+  else if (total > reach + EPS) gap(total, 'STATION_GAP');
+  return gaps;
+}
+
+/**
+ * Plans the fuel stops of a route. Throws FuelInputError (400) for invalid input; an uncovered stretch
+ * is a result (status UNCOVERED_GAP), not an error.
+ */
+export function planFuelStops(input: FuelPlanInput): FuelPlan {
+  validate(input);
+  const { totalRouteMiles: total, mpg, tankGallons: tank } = input;
+  const reserveFraction = input.reserveFraction ?? FUEL_DEFAULTS.reserveFraction;
+  const tolerance = input.mergeToleranceMiles ?? FUEL_DEFAULTS.mergeToleranceMiles;
+  const penalty = input.standaloneStopPenaltyDollars ?? FUEL_DEFAULTS.standaloneStopPenaltyDollars;
+  const rests = input.restStopMiles ?? [];
+  const reserve = tank * reserveFraction;
+  const usable = tank - reserve;
+  const startUsable = input.startingGallons - reserve;
+  const need = (from: number, to: number): number => Math.max(0, to - from) / mpg;
+
+  const cands: Candidate[] = input.stations
+    .filter((s) => s.milesAlong >= -EPS && s.milesAlong <= total + EPS)
+    .map((s) => {
+      const priceKnown = s.pricePerGallon !== null;
+      const listPrice = s.pricePerGallon ?? input.defaultPricePerGallon;
+      const discount = s.discountPerGallon ?? 0;
+      const miles = Math.min(total, Math.max(0, s.milesAlong));
+      return { station: s, miles, listPrice, discount, priceKnown, price: Math.max(0, listPrice - discount), mergedWith: nearestRest(miles, rests, tolerance) };
+    })
+    .sort((a, b) => a.miles - b.miles);
+
+  const base: FuelPlanBase = {
+    reserveGallons: reserve,
+    rangeMiles: usable * mpg,
+    stationsConsidered: cands.length,
+    stationsIgnored: input.stations.length - cands.length,
+  };
+  const gaps = findGaps(cands, total, startUsable, usable, mpg);
+  if (gaps.length > 0) return { ...base, status: 'UNCOVERED_GAP', gaps, stops: [] };
+
+  const prices = cands.map((c) => c.price);
+  const strategy: FuelPlanned['strategy'] = prices.every((p) => Math.abs(p - (prices[0] ?? 0)) <= EPS) ? 'MIN_STOPS' : 'MIN_COST';
+
+  const finish = (final: Label | null): FuelPlanned => {
+    const stops: FuelStop[] = [];
+    for (let l = final; l?.prev; l = l.prev.label) {
+      const { at, gallons, fill, label: before } = l.prev;
+      const c = cands[at]!;
+      stops.push({
+        milesAlong: c.miles,
+        station: c.station,
+        gallons,
+        pricePerGallon: c.price,
+        listPricePerGallon: c.listPrice,
+        discountPerGallon: c.discount,
+        priceKnown: c.priceKnown,
+        cost: cents(gallons * c.price),
+        fuelOnArrivalGallons: reserve + before.g,
+        fuelOnDepartureGallons: reserve + before.g + gallons,
+        fillUp: fill,
+        mergedWithRestAtMiles: c.mergedWith,
+      });
+    }
+    stops.reverse();
+    const merged = stops.filter((s) => s.mergedWithRestAtMiles !== null).length;
+    return {
+      ...base,
+      status: 'PLANNED',
+      strategy,
+      stops,
+      stopCount: stops.length,
+      mergedStopCount: merged,
+      standaloneStopCount: stops.length - merged,
+      totalGallons: stops.reduce((s, x) => s + x.gallons, 0),
+      totalCost: cents(stops.reduce((s, x) => s + x.cost, 0)),
+      fuelAtArrivalGallons: reserve + (final?.g ?? startUsable - need(0, total)),
+    };
+  };
+
+  // No stop needed at all (including a route of zero length).
+  if (total <= EPS || need(0, total) <= startUsable + EPS) return finish(null);
+
+  const labels: Label[][] = cands.map(() => []);
+  cands.forEach((c, v) => {
+    const n = need(0, c.miles);
+    if (n <= EPS || n <= startUsable + EPS) labels[v]!.push({ g: startUsable - n, obj: 0, cost: 0, standalone: 0, stops: 0, prev: null });
+  });
+
+  let best: Label | null = null;
+  const stopAt = (l: Label, u: number, gallons: number, fill: boolean, g: number): Label => {
+    const c = cands[u]!;
+    const standalone = l.standalone + (c.mergedWith === null ? 1 : 0);
+    const cost = l.cost + gallons * c.price;
+    return { g, cost, standalone, stops: l.stops + 1, obj: cost + penalty * standalone, prev: { label: l, at: u, gallons, fill } };
+  };
+
+  for (let u = 0; u < cands.length; u++) {
+    const here = (labels[u] = prune(labels[u]!));
+    const cu = cands[u]!;
+    const toEnd = need(cu.miles, total);
+    for (const l of here) {
+      const fillGallons = usable - l.g;
+      if (toEnd <= usable + EPS) {
+        const gallons = toEnd - l.g;
+        if (gallons > EPS) {
+          const done = stopAt(l, u, Math.min(gallons, fillGallons), gallons >= fillGallons - EPS, 0);
+          if (best === null || better(done, best)) best = done;
+        }
+      }
+      for (let v = u + 1; v < cands.length; v++) {
+        const n = need(cu.miles, cands[v]!.miles);
+        if (n > usable + EPS) break;
+        if (fillGallons > EPS) labels[v]!.push(stopAt(l, u, fillGallons, true, usable - n));
+        const just = n - l.g;
+        if (just > EPS && just < fillGallons - EPS) labels[v]!.push(stopAt(l, u, just, false, 0));
+      }
+    }
+  }
+  if (best === null) {
+    // findGaps proved a plan exists (fill up everywhere); reaching here would be a bug.
+    throw new Error('fuel optimizer: no plan found although the route is covered');
+  }
+  return finish(best);
+}

@@ -1,0 +1,162 @@
+/**
+ * Replaying a duty-status timeline: the clocks at a time, the violations with their times, the next
+ * rest the driver needs and an account of which rule limits and from which calculation point.
+ */
+import { canPair, type Hyp } from './chain.js';
+import { advance, freshState, windowLimit, type HosState } from './engine.js';
+import { HosError } from './errors.js';
+import { limitsOf } from './rules.js';
+import { availabilityOf, clocksFrom, read, violationsFrom } from './select.js';
+import { HOUR_MS, type DutyPeriod, type HosEvaluation, type NextRest, type RuleSet } from './types.js';
+
+const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
+const h2 = (n: number) => (n === Infinity ? '∞' : (Math.round(n * 100) / 100).toFixed(2));
+
+/** Sorted, contiguous, finite, non-negative periods; throws INVALID_TIMELINE naming the first bad one. */
+export function validateTimeline(timeline: readonly DutyPeriod[]): void {
+  for (let i = 0; i < timeline.length; i++) {
+    const p = timeline[i]!;
+    if (!Number.isFinite(p.start) || !Number.isFinite(p.end)) {
+      throw new HosError('INVALID_TIMELINE', `timeline[${i}] has a non-finite start or end`, `timeline[${i}]`);
+    }
+    if (p.end < p.start) throw new HosError('INVALID_TIMELINE', `timeline[${i}] ends before it starts`, `timeline[${i}].end`);
+    if (i > 0 && p.start !== timeline[i - 1]!.end) {
+      throw new HosError(
+        'INVALID_TIMELINE',
+        `timeline[${i}] starts at ${iso(p.start)} but timeline[${i - 1}] ends at ${iso(timeline[i - 1]!.end)}: periods must be sorted and contiguous`,
+        `timeline[${i}].start`,
+      );
+    }
+  }
+}
+
+/**
+ * The state at `at` after the timeline (default: its end). History before the first period is taken
+ * as a restart (a fresh driver); the last period's status continues until `at`; periods after `at`
+ * are ignored.
+ */
+export function replay(timeline: readonly DutyPeriod[], rules: RuleSet, at?: number): HosState {
+  validateTimeline(timeline);
+  const end = at ?? timeline[timeline.length - 1]?.end;
+  if (end === undefined) throw new HosError('INVALID_ARGUMENT', 'an empty timeline needs an evaluation time', 'at');
+  let s = freshState(rules, timeline[0]?.start ?? end);
+  for (const p of timeline) {
+    if (p.start >= end) break;
+    const stop = Math.min(p.end, end);
+    s = advance(s, p.status, (stop - s.at) / HOUR_MS);
+  }
+  const last = timeline[timeline.length - 1];
+  if (last && s.at < end) s = advance(s, last.status, (end - s.at) / HOUR_MS);
+  return s;
+}
+
+export function evaluateState(s: HosState): HosEvaluation {
+  return { clocks: clocksFrom(s), violations: violationsFrom(s), nextRest: nextRestOf(s), explanation: explain(s) };
+}
+
+export function evaluate(timeline: readonly DutyPeriod[], rules: RuleSet, at: number): HosEvaluation {
+  return evaluateState(replay(timeline, rules, at));
+}
+
+/** The independent auditor: every violation in the timeline, decided with the whole timeline in view. */
+export function audit(timeline: readonly DutyPeriod[], rules: RuleSet) {
+  if (timeline.length === 0) return [];
+  return violationsFrom(replay(timeline, rules));
+}
+
+/** After a split pair with `open` as its first period, the driving the duty-period limits would allow. */
+function splitRoom(s: HosState, open: Hyp['open']): number {
+  if (open === null) return 0;
+  const lim = s.lim;
+  const h = read(s).hyp;
+  const drive = s.cumDrive - open.cumDrive;
+  const onDuty = s.cumOnDuty - open.cumOnDuty;
+  const window = (s.at - open.end) / HOUR_MS;
+  return Math.min(lim.driveHours - drive, windowLimit(lim, s, h, s.at) - window, lim.periodOnDutyHours - onDuty);
+}
+
+function nextRestOf(s: HosState): NextRest {
+  const lim = s.lim;
+  const a = availabilityOf(s);
+  const h = read(s).hyp;
+  const after = a.driveHours;
+  const elapsedLeft = lim.windowHours === Infinity ? after : Math.max(0, windowLimit(lim, s, h, s.at) - h.window);
+  const within = Math.max(after, elapsedLeft);
+  const base = { requiredAfterDrivingHours: after, requiredWithinHours: within, limitedBy: a.limitedBy };
+  if (a.limitedBy === 'BREAK') {
+    return { ...base, kind: 'BREAK', durationHours: lim.breakHours, explanation: `${lim.rules.break}: a 30-minute non-driving period is needed after ${h2(after)} h more driving.` };
+  }
+  if (a.limitedBy === 'CYCLE') {
+    const recap = clocksFrom(s).cycleHoursRecapturedTomorrow;
+    return {
+      ...base,
+      kind: 'RESTART',
+      durationHours: lim.restartOffHours,
+      explanation: `The cycle binds after ${h2(after)} h more driving: ${lim.rules.restart} resets it (or wait for the daily recap: +${h2(recap)} h at the next midnight).`,
+    };
+  }
+  const split = lim.split;
+  const open = h.open;
+  if (split && open && !read(s).resetNow) {
+    const need = Math.max(split.shortMinHours, split.totalMinHours - open.hours, open.long ? 0 : split.longMinSleeperHours);
+    const room = splitRoom(s, open);
+    if (need < lim.resetOffHours && room > after + 0.5 && canPair(split, open)) {
+      const where = split.bothInSleeper || !open.long ? 'in the sleeper berth' : 'off duty or in the sleeper berth';
+      return {
+        ...base,
+        kind: 'SLEEPER_SPLIT',
+        durationHours: need,
+        explanation: `${split.rule}: ${h2(need)} h ${where} pairs with the ${h2(open.hours)} h rest that ended ${iso(open.end)}; the clocks then count from that rest's end, leaving ${h2(room)} h of driving.`,
+      };
+    }
+  }
+  return {
+    ...base,
+    kind: 'FULL_REST',
+    durationHours: lim.resetOffHours,
+    explanation: `The ${a.limitedBy.toLowerCase().replace('_', ' ')} limit binds after ${h2(after)} h more driving: ${lim.rules.reset} restores the duty period.`,
+  };
+}
+
+function anchorLine(s: HosState, h: Hyp): string {
+  const a = h.anchor;
+  switch (a.kind) {
+    case 'START':
+      return `Calculation point ${iso(h.anchorEnd)}: start of the record (taken as fresh after a restart).`;
+    case 'RESET':
+      return `Calculation point ${iso(h.anchorEnd)}: end of ${h2(a.rest.hours)} h off duty from ${iso(a.rest.start)} (${s.lim.rules.reset}).`;
+    case 'SPLIT':
+      return (
+        `Calculation point ${iso(h.anchorEnd)}: end of the first split period (${h2(a.first.hours)} h from ${iso(a.first.start)}), ` +
+        `paired with ${h2(a.second.hours)} h from ${iso(a.second.start)} (${s.lim.split?.rule ?? ''}); both periods are excluded from the window.`
+      );
+  }
+}
+
+function explain(s: HosState): string[] {
+  const lim = s.lim;
+  const r = read(s);
+  const h = r.hyp;
+  const c = clocksFrom(s);
+  const a = availabilityOf(s);
+  const opts = Object.entries(s.rules.options ?? {})
+    .filter(([, v]) => v !== undefined && v !== false)
+    .map(([k, v]) => (v === true ? k : `${k}=${String(v)}`));
+  const lines = [
+    `Rule set: ${lim.label}${opts.length ? ` (options: ${opts.join(', ')})` : ''}; evaluated at ${iso(s.at)}.`,
+    r.resetNow ? `Off duty ${h2(s.restHours)} h so far: a full reset; the next duty period starts when the driver comes on duty.` : anchorLine(s, h),
+    `Driving ${h2(c.hoursDriven)} h of ${h2(lim.driveHours)} (${lim.rules.drive}).`,
+  ];
+  if (lim.windowHours !== Infinity) lines.push(`Window ${h2(h.window)} h of ${h2(windowLimit(lim, s, h, s.at))} (${lim.rules.window}).`);
+  if (lim.periodOnDutyHours !== Infinity) lines.push(`On duty ${h2(h.onDuty)} h of ${h2(lim.periodOnDutyHours)} (${lim.rules.periodOnDuty}).`);
+  if (lim.breakAfterDrivingHours !== Infinity) lines.push(`Driving since the last 30-minute break: ${h2(c.hoursSinceBreak)} h of ${h2(lim.breakAfterDrivingHours)} (${lim.rules.break}).`);
+  lines.push(
+    `Cycle ${h2(c.cycleHoursUsed)} h of ${h2(lim.cycleHours)} (${lim.rules.cycle}); +${h2(c.cycleHoursRecapturedTomorrow)} h come back at the next midnight${c.lastRestartAt !== null ? `; last restart ${iso(c.lastRestartAt)}` : ''}.`,
+  );
+  if (h.open && !h.openFree) {
+    lines.push(`Split period pending: ${h2(h.open.hours)} h from ${iso(h.open.start)} awaits its partner (${lim.split?.rule ?? ''}).`);
+  }
+  lines.push(`Binding limit: ${a.limitedBy} — ${h2(a.driveHours)} h of driving possible now.`);
+  if (r.hyps.length > 1) lines.push(`${r.hyps.length} split-sleeper pairings considered; the one with the fewest violations, then the most available time, applies (FMCSA 2020 HOS FAQ Q4).`);
+  return lines;
+}

@@ -1,0 +1,498 @@
+/**
+ * The HOS-compliant route planner (pure). It simulates the trip segment by segment with the HOS
+ * engine's clocks: a leg is driven until a clock runs out, then the rest that gets the load there
+ * soonest is inserted (break, full rest, sleeper-berth split or 34-hour restart), placed at one of the
+ * tenant's own sites when one lies shortly before that point. Appointment windows make the driver wait
+ * (off duty, so the wait can count toward a split rest), docks are on-duty time, fuel stops come from
+ * the fuel optimizer and are merged with rests where in range. The finished timeline is replayed
+ * through the engine's independent auditor; a plan with a violation is never returned.
+ */
+import {
+  advance,
+  audit,
+  availability,
+  clocksOf,
+  initialState,
+  snapshotTimeline,
+  type HosState,
+} from '../hos/index.js';
+import { HOUR_MS, type DutyPeriod, type DutyStatus, type LimitKind } from '../hos/types.js';
+import { recommendRest } from '../rest/rest-optimizer.js';
+import { legAt, planFuel, type FuelPlanStop } from './fuel-plan.js';
+import { RoutePath, type SiteOnRoute } from './route-path.js';
+import type { HosStateAfter, NamedPoint, PlanInput, PlanResult, PlanStop, Point, Segment, StopEta } from './types.js';
+
+const EPS_H = 1 / 3600;
+const MIN_DRIVE_H = 0.05;
+export const BREAK_HOURS = 0.5;
+export const FULL_REST_HOURS = 10;
+export const RESTART_HOURS = 34;
+export const FUEL_STOP_HOURS = 0.25;
+/** How far back from the point where a clock runs out a known site may be used instead. */
+const REST_PULLBACK_MILES = 75;
+const BREAK_PULLBACK_MILES = 30;
+
+export class PlanningError extends Error {
+  constructor(
+    readonly code: 'AUDIT_FAILED' | 'UNPLANNABLE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PlanningError';
+  }
+}
+
+type RestChoice = { kind: 'break' | 'full' | 'split' | 'restart'; hours: number; status: DutyStatus };
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
+
+function hosAfter(state: HosState): HosStateAfter {
+  const c = clocksOf(state);
+  return {
+    hours_driven: round2(c.hoursDriven),
+    on_duty_hours: round2(c.onDutyHours),
+    hours_since_break: round2(c.hoursSinceBreak),
+    drive_hours_remaining: round2(c.driveRemaining),
+    duty_hours_remaining: round2(c.windowRemaining),
+    cycle_hours_used: round2(c.cycleHoursUsed),
+    cycle_hours_remaining: round2(c.cycleRemaining),
+  };
+}
+
+/** The state at departure: the driver's history replayed, or a snapshot turned into an equivalent history. */
+export function startState(input: Pick<PlanInput, 'history' | 'rules' | 'departureTime'>): { state: HosState; history: DutyPeriod[] } {
+  const history = 'timeline' in input.history ? input.history.timeline : snapshotTimeline(input.history.snapshot, input.departureTime, input.rules);
+  let state = initialState(input.rules, history[0]?.start ?? input.departureTime);
+  let t = history[0]?.start ?? input.departureTime;
+  for (const p of history) {
+    state = advance(state, p.status, (p.end - p.start) / HOUR_MS);
+    t = p.end;
+  }
+  if (t < input.departureTime) state = advance(state, 'OFF_DUTY', (input.departureTime - t) / HOUR_MS);
+  return { state, history: t < input.departureTime ? [...history, { status: 'OFF_DUTY', start: t, end: input.departureTime }] : history };
+}
+
+/** The rest that resolves a binding limit, before the lookahead compares alternatives. */
+function restFor(limit: LimitKind, state: HosState): RestChoice {
+  if (limit === 'BREAK') return { kind: 'break', hours: BREAK_HOURS, status: 'OFF_DUTY' };
+  if (limit === 'CYCLE') {
+    // The daily recap may give enough hours back after an ordinary rest; otherwise restart.
+    const after = advance(state, 'SLEEPER_BERTH', FULL_REST_HOURS);
+    return availability(after).driveHours >= 1 ? { kind: 'full', hours: FULL_REST_HOURS, status: 'SLEEPER_BERTH' } : { kind: 'restart', hours: RESTART_HOURS, status: 'OFF_DUTY' };
+  }
+  return { kind: 'full', hours: FULL_REST_HOURS, status: 'SLEEPER_BERTH' };
+}
+
+/** Driving hours still to do from a point: what the lookahead and the rest optimizer weigh. */
+function remainingDriveHours(path: RoutePath, leg: number, milesIntoLeg: number, speed: number): number {
+  return Math.max(0, path.totalMiles - path.legStart[leg]! - milesIntoLeg) / speed;
+}
+
+/**
+ * Time to finish the trip's driving (and docks) from `state` after taking `choice`, resting in the
+ * default way afterwards. Used to pick the rest that gets the load there soonest.
+ */
+function finishHours(state: HosState, choice: RestChoice, driveHours: number, dockHours: number): number {
+  let s = advance(state, choice.status, choice.hours);
+  let elapsed = choice.hours;
+  let left = driveHours;
+  for (let guard = 0; left > EPS_H && guard < 200; guard++) {
+    const a = availability(s);
+    if (a.driveHours < MIN_DRIVE_H) {
+      const r = restFor(a.limitedBy, s);
+      s = advance(s, r.status, r.hours);
+      elapsed += r.hours;
+      continue;
+    }
+    const d = Math.min(a.driveHours, left);
+    s = advance(s, 'ON_DUTY_DRIVING', d);
+    elapsed += d;
+    left -= d;
+  }
+  return elapsed + dockHours;
+}
+
+class Trip {
+  t: number;
+  state: HosState;
+  leg = 0;
+  milesIntoLeg = 0;
+  fuelGallons: number;
+  readonly periods: DutyPeriod[] = [];
+  readonly segments: Segment[] = [];
+  readonly stops: StopEta[] = [];
+  readonly warnings: string[] = [];
+  fuelCost = 0;
+  /** Trip miles at each segment (by sequence), for placing fuel relative to rests. */
+  readonly milesAtSegment = new Map<number, number>();
+  private fuelIndex = 0;
+
+  constructor(
+    readonly input: PlanInput,
+    readonly path: RoutePath,
+    readonly sites: SiteOnRoute[],
+    readonly fuelPlan: FuelPlanStop[],
+    start: HosState,
+  ) {
+    this.t = input.departureTime;
+    this.state = start;
+    this.fuelGallons = input.fuel.startingGallons;
+  }
+
+  get tripMiles(): number {
+    return this.path.legStart[this.leg]! + this.milesIntoLeg;
+  }
+
+  here(): Point {
+    return this.path.pointInLeg(this.leg, this.milesIntoLeg);
+  }
+
+  private record(status: DutyStatus, hours: number): { start: number; end: number } {
+    const start = this.t;
+    this.state = advance(this.state, status, hours);
+    this.t += hours * HOUR_MS;
+    const last = this.periods[this.periods.length - 1];
+    if (last && last.status === status && last.end === start) last.end = this.t;
+    else this.periods.push({ status, start, end: this.t });
+    return { start, end: this.t };
+  }
+
+  private base(span: { start: number; end: number }) {
+    this.milesAtSegment.set(this.segments.length + 1, this.tripMiles);
+    return {
+      sequence: this.segments.length + 1,
+      start_time: iso(span.start),
+      end_time: iso(span.end),
+      duration_hours: round2((span.end - span.start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
+    };
+  }
+
+  drive(miles: number, fromName: string, toName: string): void {
+    const from = this.here();
+    const hours = miles / this.input.averageSpeedMph;
+    const span = this.record('ON_DUTY_DRIVING', hours);
+    this.milesIntoLeg += miles;
+    this.fuelGallons -= miles / this.input.fuel.mpg;
+    const to = this.here();
+    const named = (p: Point, name: string): NamedPoint => ({ name, latitude: round6(p.latitude), longitude: round6(p.longitude) });
+    this.segments.push({ ...this.base(span), type: 'drive', from: named(from, fromName), to: named(to, toName), distance_miles: round2(miles) });
+  }
+
+  rest(choice: RestChoice, place: NamedPoint, reason: string): void {
+    const span = this.record(choice.status, choice.hours);
+    const restType = choice.kind === 'break' ? 'break' : choice.kind === 'split' ? 'partial_rest' : 'full_rest';
+    this.segments.push({
+      ...this.base(span),
+      type: 'rest',
+      location: place.name,
+      latitude: round6(place.latitude),
+      longitude: round6(place.longitude),
+      rest_type: restType,
+      duty_status: choice.status === 'OFF_DUTY' ? 'OFF_DUTY' : 'SLEEPER_BERTH',
+      reason,
+    });
+  }
+
+  /** Buys up to the level the fuel plan wanted on leaving this stop (never past a full tank). */
+  fuel(place: NamedPoint, pricePerGallon: number, targetGallons: number): void {
+    const gallons = Math.min(this.input.fuel.tankGallons, Math.max(targetGallons, this.fuelGallons)) - this.fuelGallons;
+    if (gallons < 1) return;
+    const span = this.record('ON_DUTY_NOT_DRIVING', FUEL_STOP_HOURS);
+    this.fuelGallons += gallons;
+    const cost = round2(gallons * pricePerGallon);
+    this.fuelCost += cost;
+    this.segments.push({
+      ...this.base(span),
+      type: 'fuel',
+      location: place.name,
+      latitude: round6(place.latitude),
+      longitude: round6(place.longitude),
+      gallons: round2(gallons),
+      price_per_gallon: round2(pricePerGallon),
+      cost,
+    });
+  }
+
+  /** The next planned fuel stop not yet taken (it may lie a little behind when it was merged into a rest). */
+  nextFuel(): FuelPlanStop | undefined {
+    return this.fuelPlan[this.fuelIndex];
+  }
+
+  consumeFuelStop(): void {
+    this.fuelIndex++;
+  }
+
+  wait(hours: number, place: NamedPoint, reason: string): void {
+    // Waiting is off duty; seven hours or more in the sleeper berth can pair into a split rest.
+    const span = this.record(hours >= 7 ? 'SLEEPER_BERTH' : 'OFF_DUTY', hours);
+    this.segments.push({ ...this.base(span), type: 'wait', location: place.name, latitude: round6(place.latitude), longitude: round6(place.longitude), reason });
+  }
+
+  dock(stop: PlanStop): void {
+    if (stop.dockDurationHours <= 0) return;
+    const span = this.record('ON_DUTY_NOT_DRIVING', stop.dockDurationHours);
+    this.segments.push({
+      ...this.base(span),
+      type: 'dock',
+      location: stop.name,
+      latitude: stop.latitude,
+      longitude: stop.longitude,
+      stop_type: stop.type,
+      appointment: appointmentIso(stop),
+    });
+  }
+}
+
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+function appointmentIso(stop: PlanStop): StopEta['appointment'] {
+  if (!stop.appointment) return null;
+  return {
+    earliest: stop.appointment.earliest !== undefined ? iso(stop.appointment.earliest) : null,
+    latest: stop.appointment.latest !== undefined ? iso(stop.appointment.latest) : null,
+  };
+}
+
+export function planRoute(input: PlanInput): PlanResult {
+  if (input.stops.length < 2 || input.legs.length !== input.stops.length - 1) {
+    throw new PlanningError('UNPLANNABLE', 'A plan needs at least two stops and one leg between each pair');
+  }
+  const path = new RoutePath(input.legs);
+  const sites = path.project(input.restSites);
+  const { state: start, history } = startState(input);
+  let trip: Trip;
+  if (input.fuel.enabled) {
+    // First where the rests fall, then fuel planned to coincide with them where that costs nothing extra.
+    const rests = simulate(input, path, sites, [], start);
+    const restMiles = rests.segments.flatMap((s) => (s.type === 'rest' ? [rests.milesAtSegment.get(s.sequence) ?? 0] : []));
+    const fuel = planFuel(input, path, sites, restMiles);
+    trip = simulate(input, path, sites, fuel.stops, start);
+    if (fuel.warning) trip.warnings.push(fuel.warning);
+  } else {
+    trip = simulate(input, path, sites, [], start);
+  }
+
+  const violations = audit([...history, ...trip.periods], input.rules).filter((v) => v.at >= input.departureTime);
+  if (violations.length > 0) {
+    throw new PlanningError('AUDIT_FAILED', `Plan failed its HOS audit: ${violations.map((v) => v.explanation).join('; ')}`);
+  }
+  return summarise(input, trip, path);
+}
+
+/** Merge a planned fuel stop into a rest when it lies this little way ahead. */
+const FUEL_MERGE_MILES = 30;
+
+function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelPlan: FuelPlanStop[], start: HosState): Trip {
+  const trip = new Trip(input, path, sites, fuelPlan, start);
+  const speed = input.averageSpeedMph;
+
+  const dockHoursAfter = (leg: number) => input.stops.slice(leg + 1).reduce((sum, s) => sum + s.dockDurationHours, 0);
+
+  /** Where to stop for a rest needed at trip mile `limitMiles`: a site shortly before it, else that point. */
+  const restPlace = (limitMiles: number, pullback: number, kind: 'rest' | 'fuel'): { miles: number; place: NamedPoint; site?: SiteOnRoute } => {
+    let best: SiteOnRoute | undefined;
+    for (const s of sites) {
+      if (s.tripMiles > limitMiles + 1e-6) break;
+      if (s.tripMiles < Math.max(trip.tripMiles + 1, limitMiles - pullback)) continue;
+      if (kind === 'fuel' && s.site.diesel === false) continue;
+      if (kind === 'rest' && s.site.type === 'CUSTOMER') continue;
+      best = s;
+    }
+    if (best) return { miles: best.tripMiles, place: { name: best.site.name, latitude: best.site.latitude, longitude: best.site.longitude }, site: best };
+    const legIdx = legAt(path, limitMiles);
+    const p = path.pointInLeg(legIdx, limitMiles - path.legStart[legIdx]!);
+    return { miles: limitMiles, place: { name: input.nameNear(p), ...p } };
+  };
+
+  const arriveAt = (index: number) => {
+    const stop = input.stops[index]!;
+    const arrival = trip.t;
+    const appt = stop.appointment;
+    const place = { name: stop.name, latitude: stop.latitude, longitude: stop.longitude };
+    if (appt?.earliest !== undefined && appt.earliest > trip.t + EPS_H * HOUR_MS) {
+      const hours = (appt.earliest - trip.t) / HOUR_MS;
+      trip.wait(hours, place, `Early for the appointment at ${stop.name}: waiting ${round2(hours)} h off duty until the window opens`);
+    }
+    const late = appt?.latest !== undefined ? Math.max(0, (trip.t - appt.latest) / HOUR_MS) : 0;
+    if (late > EPS_H) trip.warnings.push(`Stop ${index + 1} (${stop.name}) cannot be reached within its appointment window: ${round2(late)} h late`);
+    trip.dock(stop);
+    trip.stops.push({
+      sequence: index + 1,
+      name: stop.name,
+      type: stop.type,
+      latitude: stop.latitude,
+      longitude: stop.longitude,
+      arrivalTime: iso(arrival),
+      departureTime: iso(trip.t),
+      appointment: appointmentIso(stop),
+      withinWindow: appt ? late <= EPS_H : null,
+      lateByHours: round2(late),
+    });
+  };
+
+  const takeRest = (limit: LimitKind) => {
+    let choice = restFor(limit, trip.state);
+    const driveLeft = remainingDriveHours(path, trip.leg, trip.milesIntoLeg, speed);
+    const docks = dockHoursAfter(trip.leg);
+    const here = trip.here();
+    const place = { name: input.nameNear(here), ...here };
+    // The rest optimizer states the category; the lookahead decides between a full rest and a split.
+    const c = clocksOf(trip.state);
+    const advice = recommendRest({
+      current_location: { latitude: here.latitude, longitude: here.longitude, name: place.name },
+      driver_state: { hours_driven: c.hoursDriven, on_duty_hours: c.onDutyHours, hours_since_break: c.hoursSinceBreak, cycle_hours_used: c.cycleHoursUsed },
+      dock_duration_hours: 0,
+      remaining_route_hours: driveLeft,
+      is_dedicated_rest_stop: true,
+      next_segment_hours: Math.min(driveLeft, 11),
+    });
+    if (choice.kind === 'full') {
+      const candidates: RestChoice[] = [choice, { kind: 'split', hours: 8, status: 'SLEEPER_BERTH' }, { kind: 'split', hours: 7, status: 'SLEEPER_BERTH' }];
+      let best = { choice, hours: finishHours(trip.state, choice, driveLeft, docks) };
+      for (const cand of candidates.slice(1)) {
+        if (availability(advance(trip.state, cand.status, cand.hours)).driveHours < MIN_DRIVE_H) continue; // no pairing completes
+        const hours = finishHours(trip.state, cand, driveLeft, docks);
+        if (hours < best.hours - 0.01) best = { choice: cand, hours };
+      }
+      choice = best.choice;
+    }
+    return { choice, reason: restReason(choice, limit, advice.reasoning) };
+  };
+
+  /** A fuel stop planned just ahead is taken at the rest instead: one stop, not two. */
+  const fuelAtRest = (place: NamedPoint) => {
+    const next = trip.nextFuel();
+    if (!next || Math.abs(next.tripMiles - trip.tripMiles) > FUEL_MERGE_MILES) return;
+    trip.fuel(place, next.pricePerGallon, next.fuelOnDepartureGallons);
+    trip.consumeFuelStop();
+  };
+
+  // Origin: wait for its window and load.
+  arriveAt(0);
+  for (let leg = 0; leg < input.legs.length; leg++) {
+    trip.leg = leg;
+    trip.milesIntoLeg = 0;
+    const legMiles = input.legs[leg]!.distanceMiles;
+    const toName = input.stops[leg + 1]!.name;
+    for (let guard = 0; legMiles - trip.milesIntoLeg > 1e-6; guard++) {
+      if (guard > 500) throw new PlanningError('UNPLANNABLE', 'The trip could not be planned within the HOS limits');
+      const avail = availability(trip.state);
+      if (avail.driveHours < MIN_DRIVE_H) {
+        const { choice, reason } = takeRest(avail.limitedBy);
+        const here = trip.here();
+        const place = { name: input.nameNear(here), ...here };
+        fuelAtRest(place);
+        trip.rest(choice, place, reason);
+        continue;
+      }
+      const legLeft = legMiles - trip.milesIntoLeg;
+      let target = trip.tripMiles + Math.min(legLeft, avail.driveHours * speed);
+      let stopFor: 'none' | 'hos' | 'fuel' = target < trip.tripMiles + legLeft - 1e-6 ? 'hos' : 'none';
+      const fuel = trip.nextFuel();
+      // A fuel stop shortly before a rest is taken at the rest: one stop, not two.
+      if (fuel && fuel.tripMiles <= target + 1e-6 && !(stopFor === 'hos' && target - fuel.tripMiles <= FUEL_MERGE_MILES)) {
+        target = Math.max(trip.tripMiles, fuel.tripMiles);
+        stopFor = 'fuel';
+      }
+      let place: NamedPoint | undefined;
+      if (stopFor === 'hos') {
+        const chosen = restPlace(target, avail.limitedBy === 'BREAK' ? BREAK_PULLBACK_MILES : REST_PULLBACK_MILES, 'rest');
+        target = chosen.miles;
+        place = chosen.place;
+      }
+      const miles = target - trip.tripMiles;
+      const endName = stopFor === 'none' ? toName : stopFor === 'fuel' ? fuel!.name : place!.name;
+      if (miles > 1e-6) trip.drive(miles, lastPlaceName(trip, input), endName);
+      if (stopFor === 'fuel') {
+        // Normally exactly at the planned station; if the plan's point is already behind, fuel here.
+        const atStation = Math.abs(fuel!.tripMiles - trip.tripMiles) < 0.5;
+        const here = trip.here();
+        trip.fuel(atStation ? { name: fuel!.name, latitude: fuel!.latitude, longitude: fuel!.longitude } : { name: input.nameNear(here), ...here }, fuel!.pricePerGallon, fuel!.fuelOnDepartureGallons);
+        trip.consumeFuelStop();
+      } else if (stopFor === 'hos') {
+        const { choice, reason } = takeRest(avail.limitedBy);
+        fuelAtRest(place!);
+        trip.rest(choice, place!, reason);
+      }
+    }
+    trip.milesIntoLeg = legMiles;
+    arriveAt(leg + 1);
+  }
+  return trip;
+}
+
+function lastPlaceName(trip: Trip, input: PlanInput): string {
+  for (let i = trip.segments.length - 1; i >= 0; i--) {
+    const s = trip.segments[i]!;
+    return s.type === 'drive' ? s.to.name : s.location;
+  }
+  return input.stops[0]!.name;
+}
+
+function restReason(choice: RestChoice, limit: LimitKind, advice: string): string {
+  const why: Record<LimitKind, string> = {
+    DRIVE: 'the 11-hour driving limit is reached',
+    WINDOW: 'the 14-hour duty window is expiring',
+    BREAK: '8 hours of driving without a 30-minute break',
+    CYCLE: 'the 70-hour cycle is used up',
+    DAILY_DRIVE: 'the daily driving limit is reached',
+    DAILY_ON_DUTY: 'the daily on-duty limit is reached',
+  };
+  switch (choice.kind) {
+    case 'break':
+      return `30-minute break: ${why[limit]}`;
+    case 'restart':
+      return `34-hour restart: ${why[limit]} and an ordinary rest would not give enough hours back`;
+    case 'split':
+      return `${choice.hours}-hour sleeper-berth period completing a split rest (${choice.hours === 7 ? '7/3' : '8/2'}) with an earlier qualifying off-duty period: ${why[limit]}, and the split gets the load there sooner than a full 10-hour rest. ${advice}`;
+    default:
+      return `10-hour rest: ${why[limit]}. ${advice}`;
+  }
+}
+
+function summarise(input: PlanInput, trip: Trip, path: RoutePath): PlanResult {
+  let drive = 0;
+  let onDuty = 0;
+  let rest = 0;
+  let restStops = 0;
+  let breaks = 0;
+  let fuelStops = 0;
+  for (const s of trip.segments) {
+    if (s.type === 'drive') drive += s.duration_hours;
+    if (s.type === 'drive' || s.type === 'dock' || s.type === 'fuel') onDuty += s.duration_hours;
+    if (s.type === 'rest' || s.type === 'wait') rest += s.duration_hours;
+    if (s.type === 'rest' && s.rest_type === 'break') breaks++;
+    else if (s.type === 'rest') restStops++;
+    if (s.type === 'fuel') fuelStops++;
+  }
+  const totalTrip = (trip.t - input.departureTime) / HOUR_MS;
+  return {
+    departureTime: iso(input.departureTime),
+    arrivalTime: iso(trip.t),
+    summary: {
+      totalDistanceMiles: round2(path.totalMiles),
+      totalDriveHours: round2(drive),
+      totalOnDutyHours: round2(onDuty),
+      totalRestHours: round2(rest),
+      totalTripHours: round2(totalTrip),
+      restStops,
+      breaks,
+      fuelStops,
+      estimatedFuelCost: round2(trip.fuelCost + estimateRemainingFuelCost(input, path)),
+      hosViolations: 0,
+      appointmentsMissed: trip.stops.filter((s) => s.withinWindow === false).length,
+    },
+    segments: trip.segments,
+    stops: trip.stops,
+    timeline: trip.periods,
+    warnings: trip.warnings,
+  };
+}
+
+/** Fuel burned but not bought on the trip still costs money: price it at the default price. */
+function estimateRemainingFuelCost(input: PlanInput, path: RoutePath): number {
+  if (input.fuel.enabled) return 0;
+  return (path.totalMiles / input.fuel.mpg) * input.fuel.defaultPricePerGallon;
+}

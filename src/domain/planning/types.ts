@@ -1,0 +1,141 @@
+import type { ClockSnapshot, DutyPeriod, RuleSet } from '../hos/types.js';
+
+export interface Point {
+  latitude: number;
+  longitude: number;
+}
+
+export type StopType = 'ORIGIN' | 'PICKUP' | 'DELIVERY' | 'WAYPOINT';
+
+/** A stop with resolved coordinates; times in ms since epoch. */
+export interface PlanStop extends Point {
+  name: string;
+  type: StopType;
+  appointment?: { earliest?: number; latest?: number };
+  dockDurationHours: number;
+  /** Pairs a PICKUP with its DELIVERY for stop ordering. */
+  shipmentId?: string;
+}
+
+/** The road (or great-circle) path from one stop to the next. */
+export interface PlanLeg {
+  distanceMiles: number;
+  /** From the leg's first stop to its last; at least two points. */
+  geometry: Point[];
+}
+
+/** A place of the tenant's own where a rest or fuel stop can be taken. */
+export interface RestSite extends Point {
+  name: string;
+  type: 'TRUCK_STOP' | 'REST_AREA' | 'CUSTOMER' | 'YARD' | 'FUEL_STATION';
+  diesel?: boolean;
+  parking?: boolean;
+  fuelDiscountPerGallon?: number | null;
+}
+
+/** A fuel price known at a point near the route. */
+export interface FuelPricePoint extends Point {
+  name: string;
+  pricePerGallon: number;
+}
+
+export interface FuelOptions {
+  enabled: boolean;
+  tankGallons: number;
+  mpg: number;
+  startingGallons: number;
+  /** Used for the cost estimate where no station price is known. */
+  defaultPricePerGallon: number;
+  prices: FuelPricePoint[];
+}
+
+export interface PlanInput {
+  departureTime: number;
+  stops: PlanStop[];
+  /** legs[i] joins stops[i] to stops[i+1]. */
+  legs: PlanLeg[];
+  rules: RuleSet;
+  /** The driver's duty history before departure (audited with the plan), or a manual snapshot. */
+  history: { timeline: DutyPeriod[] } | { snapshot: ClockSnapshot };
+  averageSpeedMph: number;
+  fuel: FuelOptions;
+  restSites: RestSite[];
+  /** Names a point for a rest or fuel stop away from known sites ("near Amarillo, TX"). */
+  nameNear: (point: Point) => string;
+}
+
+export interface HosStateAfter {
+  hours_driven: number;
+  on_duty_hours: number;
+  hours_since_break: number;
+  drive_hours_remaining: number;
+  duty_hours_remaining: number;
+  cycle_hours_used: number;
+  cycle_hours_remaining: number;
+}
+
+interface SegmentBase {
+  sequence: number;
+  start_time: string;
+  end_time: string;
+  duration_hours: number;
+  hos_state_after: HosStateAfter;
+}
+
+export interface NamedPoint extends Point {
+  name: string;
+}
+
+export type Segment =
+  | (SegmentBase & { type: 'drive'; from: NamedPoint; to: NamedPoint; distance_miles: number })
+  | (SegmentBase & {
+      type: 'rest';
+      location: string;
+      latitude: number;
+      longitude: number;
+      rest_type: 'full_rest' | 'partial_rest' | 'break';
+      duty_status: 'OFF_DUTY' | 'SLEEPER_BERTH';
+      reason: string;
+    })
+  | (SegmentBase & { type: 'dock'; location: string; latitude: number; longitude: number; stop_type: StopType; appointment: { earliest: string | null; latest: string | null } | null })
+  | (SegmentBase & { type: 'fuel'; location: string; latitude: number; longitude: number; gallons: number; price_per_gallon: number; cost: number })
+  | (SegmentBase & { type: 'wait'; location: string; latitude: number; longitude: number; reason: string });
+
+export interface StopEta {
+  sequence: number;
+  name: string;
+  type: StopType;
+  latitude: number;
+  longitude: number;
+  arrivalTime: string;
+  departureTime: string;
+  appointment: { earliest: string | null; latest: string | null } | null;
+  /** null without an appointment window; false when the window cannot be met. */
+  withinWindow: boolean | null;
+  lateByHours: number;
+}
+
+export interface PlanSummary {
+  totalDistanceMiles: number;
+  totalDriveHours: number;
+  totalOnDutyHours: number;
+  totalRestHours: number;
+  totalTripHours: number;
+  restStops: number;
+  breaks: number;
+  fuelStops: number;
+  estimatedFuelCost: number;
+  hosViolations: number;
+  appointmentsMissed: number;
+}
+
+export interface PlanResult {
+  departureTime: string;
+  arrivalTime: string;
+  summary: PlanSummary;
+  segments: Segment[];
+  stops: StopEta[];
+  /** The plan's own duty timeline (what the auditor replays after the history). */
+  timeline: DutyPeriod[];
+  warnings: string[];
+}

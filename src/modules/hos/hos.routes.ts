@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { IdParam, NullableTimestamp, Str, TENANT_SECURITY, Timestamp, errorResponses } from '../../lib/schemas.js';
+import { tenantCtx } from '../../plugins/context.js';
+import { hosService } from './hos.service.js';
+
+const DutyStatusSchema = Type.Union(['OFF_DUTY', 'SLEEPER_BERTH', 'ON_DUTY_DRIVING', 'ON_DUTY_NOT_DRIVING'].map((s) => Type.Literal(s)));
+
+export const HosRecordSchema = Type.Object({
+  driverId: Type.String(),
+  driverName: Type.String(),
+  currentHoursDriven: Type.Number(),
+  currentOnDutyTime: Type.Number(),
+  currentCycleUsed: Type.Number(),
+  hoursSinceLastBreak: Type.Number(),
+  lastRestartDate: NullableTimestamp,
+  driveTimeRemaining: Type.Number(),
+  dutyTimeRemaining: Type.Number(),
+  cycleTimeRemaining: Type.Number(),
+  breakRequired: Type.Boolean(),
+  breakRequiredWithin: Type.Union([Type.Number(), Type.Null()], { description: 'null when the rule set requires no break' }),
+  currentDutyStatus: Type.String(),
+  lastStatusChange: NullableTimestamp,
+  source: Type.String(),
+  lastSyncedAt: NullableTimestamp,
+  ruleSet: Type.String(),
+  violations: Type.Array(Type.Object({ kind: Type.String(), at: Timestamp, overHours: Type.Number(), rule: Type.String(), explanation: Type.String() })),
+  nextRequiredRest: Type.Object({
+    kind: Type.String(),
+    requiredAfterDrivingHours: Type.Number(),
+    requiredWithinHours: Type.Number(),
+    durationHours: Type.Number(),
+    limitedBy: Type.String(),
+    explanation: Type.String(),
+  }),
+  explanation: Type.Array(Type.String()),
+});
+
+const DutyEventSchema = Type.Object({
+  id: Type.String(),
+  driverId: Type.String(),
+  status: Type.String(),
+  at: Timestamp,
+  latitude: Type.Union([Type.Number(), Type.Null()]),
+  longitude: Type.Union([Type.Number(), Type.Null()]),
+  note: Type.Union([Type.String(), Type.Null()]),
+  source: Type.String(),
+  createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+});
+
+export function hosRoutes(fastify: FastifyInstance, deps: Deps): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const hos = hosService(deps);
+  const tags = ['Drivers'];
+  const params = IdParam('driverId', 'drv');
+
+  app.get(
+    '/api/v1/drivers/:driverId/hos',
+    {
+      config: { access: { auth: 'tenant', permission: 'hos:read' } },
+      schema: { tags, security: TENANT_SECURITY, summary: "The driver's HOS clocks, derived from the duty-status log", params, response: { 200: HosRecordSchema, ...errorResponses(400, 401, 403, 404, 429) } },
+    },
+    async (request) => hos.get(tenantCtx(request), request.params.driverId),
+  );
+
+  app.post(
+    '/api/v1/drivers/:driverId/duty-status',
+    {
+      config: { access: { auth: 'tenant', permission: 'duty-status:write' } },
+      schema: {
+        tags,
+        security: TENANT_SECURITY,
+        summary: "Append a duty status to the driver's log",
+        params,
+        body: Type.Object(
+          {
+            status: DutyStatusSchema,
+            at: Type.Optional(Type.String({ format: 'date-time', description: 'default: now; must be after the last logged status' })),
+            latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+            longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+            note: Type.Optional(Str(500)),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Type.Object({ event: DutyEventSchema, hos: HosRecordSchema }), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await hos.record(tenantCtx(request), request.params.driverId, request.body as never)),
+  );
+
+  app.get(
+    '/api/v1/drivers/:driverId/duty-status',
+    {
+      config: { access: { auth: 'tenant', permission: 'hos:read' } },
+      schema: {
+        tags,
+        security: TENANT_SECURITY,
+        summary: "The driver's duty-status log, newest first (default: the last 8 days)",
+        params,
+        querystring: Type.Object(
+          { from: Type.Optional(Type.String({ format: 'date-time' })), to: Type.Optional(Type.String({ format: 'date-time' })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ data: Type.Array(DutyEventSchema) }), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => hos.log(tenantCtx(request), request.params.driverId, { from: request.query.from, to: request.query.to, limit: request.query.limit ?? 500 }),
+  );
+}

@@ -1,0 +1,149 @@
+import type { Deps } from '../../deps.js';
+import type { Tx } from '../../db/types.js';
+import { evaluate } from '../../domain/hos/index.js';
+import { HOUR_MS, type DutyPeriod, type DutyStatus, type HosEvaluation, type RuleSet } from '../../domain/hos/types.js';
+import { invalid, invalidState, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { TenantContext } from '../../plugins/context.js';
+import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
+import { cacheDriverClocks, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, toTimeline, type DutyEvent } from './hos.repository.js';
+
+/** Long enough for every cycle (Canada cycle 2: 14 days) and a restart before it. */
+export const HISTORY_DAYS = 16;
+/** A status may be logged a little ahead of the server's clock (device clock drift), no more. */
+const FUTURE_TOLERANCE_MS = 60_000;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const finite = (n: number) => (Number.isFinite(n) ? round2(n) : null);
+
+export interface DriverHistory {
+  rules: RuleSet;
+  timeline: DutyPeriod[];
+  events: DutyEvent[];
+}
+
+/** The driver's duty timeline up to `now` from the log, clipped to the history the rules need. */
+export async function driverHistory(tx: Tx, tenantId: string, driverId: string, now: number): Promise<DriverHistory> {
+  const rules = await tenantRuleSet(tx, tenantId);
+  const since = now - HISTORY_DAYS * 24 * HOUR_MS;
+  const events = await dutyEventsSince(tx, tenantId, driverId, new Date(since));
+  const timeline = toTimeline(events, since, now);
+  // Before the first logged status the driver is off duty: a fresh driver.
+  const first = timeline[0]?.start ?? now;
+  if (first > since) timeline.unshift({ status: 'OFF_DUTY', start: since, end: first });
+  return { rules, timeline, events };
+}
+
+function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation) {
+  const c = e.clocks;
+  const last = h.events[h.events.length - 1];
+  return {
+    driverId: driver.id,
+    driverName: `${driver.firstName} ${driver.lastName}`,
+    currentHoursDriven: round2(c.hoursDriven),
+    currentOnDutyTime: round2(c.onDutyHours),
+    currentCycleUsed: round2(c.cycleHoursUsed),
+    hoursSinceLastBreak: round2(c.hoursSinceBreak),
+    lastRestartDate: c.lastRestartAt === null ? null : new Date(c.lastRestartAt).toISOString(),
+    driveTimeRemaining: round2(c.driveRemaining),
+    dutyTimeRemaining: round2(c.windowRemaining),
+    cycleTimeRemaining: round2(c.cycleRemaining),
+    breakRequired: Number.isFinite(c.breakRemaining) && c.breakRemaining <= 0,
+    breakRequiredWithin: finite(c.breakRemaining),
+    currentDutyStatus: last ? last.status : c.dutyStatus,
+    lastStatusChange: last ? last.at : null,
+    source: 'MANUAL',
+    lastSyncedAt: last ? last.createdAt : null,
+    ruleSet: h.rules.id,
+    violations: e.violations.map((v) => ({ kind: v.kind, at: new Date(v.at).toISOString(), overHours: round2(v.overHours), rule: v.rule, explanation: v.explanation })),
+    nextRequiredRest: {
+      kind: e.nextRest.kind,
+      requiredAfterDrivingHours: round2(e.nextRest.requiredAfterDrivingHours),
+      requiredWithinHours: round2(e.nextRest.requiredWithinHours),
+      durationHours: e.nextRest.durationHours,
+      limitedBy: e.nextRest.limitedBy,
+      explanation: e.nextRest.explanation,
+    },
+    explanation: e.explanation,
+  };
+}
+
+export type HosRecord = ReturnType<typeof hosRecord>;
+
+export function hosService(deps: Deps) {
+  const { db, clock } = deps;
+
+  /** A DRIVER user reaches only their own driver profile; others are "not found". */
+  async function driverFor(tx: Tx, ctx: TenantContext, driverId: string): Promise<DriverRecord> {
+    const driver = await findDriver(tx, ctx.tenantId, driverId);
+    if (!driver || (ctx.role === 'DRIVER' && driver.userId !== ctx.userId)) throw notFound('Driver');
+    return driver;
+  }
+
+  async function evaluateDriver(tx: Tx, tenantId: string, driver: DriverRecord, now: number) {
+    const history = await driverHistory(tx, tenantId, driver.id, now);
+    return hosRecord(driver, history, evaluate(history.timeline, history.rules, now));
+  }
+
+  return {
+    async get(ctx: TenantContext, driverId: string): Promise<HosRecord> {
+      const now = clock.now().getTime();
+      return db.tenant(ctx.tenantId, async (tx) => evaluateDriver(tx, ctx.tenantId, await driverFor(tx, ctx, driverId), now));
+    },
+
+    async log(ctx: TenantContext, driverId: string, q: { from?: string; to?: string; limit: number }) {
+      const now = clock.now();
+      const to = q.to ? new Date(q.to) : now;
+      const from = q.from ? new Date(q.from) : new Date(to.getTime() - 8 * 24 * HOUR_MS);
+      if (from >= to) throw invalid('Validation failed', [{ field: 'querystring.from', message: 'must be before to' }]);
+      return db.tenant(ctx.tenantId, async (tx) => {
+        await driverFor(tx, ctx, driverId);
+        return { data: await listDutyEvents(tx, ctx.tenantId, driverId, from, to, q.limit) };
+      });
+    },
+
+    /** Appends a duty status to the driver's log and answers the HOS record that follows from it. */
+    async record(ctx: TenantContext, driverId: string, input: { status: DutyStatus; at?: string; latitude?: number; longitude?: number; note?: string }) {
+      const now = clock.now();
+      const at = input.at ? new Date(input.at) : now;
+      if (at.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) {
+        throw invalid('Validation failed', [{ field: 'body.at', message: 'must not be in the future' }]);
+      }
+      if (at.getTime() < now.getTime() - HISTORY_DAYS * 24 * HOUR_MS) {
+        throw invalid('Validation failed', [{ field: 'body.at', message: `must be within the last ${HISTORY_DAYS} days` }]);
+      }
+      if ((input.latitude === undefined) !== (input.longitude === undefined)) {
+        throw invalid('Validation failed', [{ field: 'body.latitude', message: 'latitude and longitude go together' }]);
+      }
+      return db.tenant(ctx.tenantId, async (tx) => {
+        const driver = await driverFor(tx, ctx, driverId);
+        if (driver.status !== 'ACTIVE') throw invalidState(`Driver is ${driver.status}; only ACTIVE drivers record duty status`);
+        const last = await lastDutyEvent(tx, ctx.tenantId, driverId);
+        if (last && Date.parse(last.at) >= at.getTime()) {
+          throw invalidState(`The log is append-only: the last status (${last.status}) starts at ${last.at}; a new one must start after it`);
+        }
+        if (last && last.status === input.status) throw invalidState(`Driver is already ${input.status}`);
+        const event = await insertDutyEvent(
+          tx,
+          ctx.tenantId,
+          { id: newId('dutyStatus'), driverId, status: input.status, at, latitude: input.latitude, longitude: input.longitude, note: input.note, source: 'MANUAL', createdBy: ctx.userId },
+          now,
+        );
+        const hos = await evaluateDriver(tx, ctx.tenantId, driver, now.getTime());
+        await cacheDriverClocks(
+          tx,
+          ctx.tenantId,
+          driverId,
+          {
+            hoursDriven: hos.currentHoursDriven,
+            onDutyHours: hos.currentOnDutyTime,
+            cycleHoursUsed: hos.currentCycleUsed,
+            lastRestartAt: hos.lastRestartDate ? Date.parse(hos.lastRestartDate) : null,
+          },
+          now,
+        );
+        return { event, hos };
+      });
+    },
+  };
+}

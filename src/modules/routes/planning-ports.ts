@@ -1,0 +1,19 @@
+import type { PlanLeg, Point, FuelPricePoint } from '../../domain/planning/types.js';
+
+/** What planning needs from the outside world, behind small interfaces (tests and the demo use local fakes). */
+export interface PlanningPorts {
+  /** Offline geocoding of a US/Canadian address, city or ZIP; null when it cannot be resolved. */
+  geocode(text: string): { latitude: number; longitude: number; name: string } | null;
+  /** A name for a point away from known sites, e.g. "near Amarillo, TX". */
+  nameNear(point: Point): string;
+  /** Legs between consecutive points, by great circle or a mapping service. */
+  distance(method: 'haversine' | 'osrm'): { legs(points: Point[]): Promise<PlanLeg[]> };
+  fuelPrices: FuelPriceSource;
+}
+
+/** Diesel prices near a path. The fuel vendor adapter implements it; without one, no prices are known. */
+export interface FuelPriceSource {
+  pricesAlong(path: Point[]): Promise<FuelPricePoint[]>;
+}
+
+export const noFuelPrices: FuelPriceSource = { pricesAlong: async () => [] };

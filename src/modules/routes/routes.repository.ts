@@ -1,0 +1,150 @@
+import type { Tx } from '../../db/types.js';
+import { iso, isoOrNull } from '../../lib/rows.js';
+import type { PlanResult } from '../../domain/planning/types.js';
+
+export type RouteStatus = 'PLANNED' | 'ACTIVE' | 'COMPLETED' | 'CANCELLED';
+
+export interface RouteRecord {
+  id: string;
+  status: RouteStatus;
+  driverId: string;
+  vehicleId: string | null;
+  loadId: string | null;
+  departureTime: string;
+  arrivalTime: string;
+  distanceMethod: string;
+  summary: PlanResult['summary'];
+  stops: PlanResult['stops'];
+  segments: PlanResult['segments'];
+  warnings: string[];
+  createdAt: string;
+  updatedAt: string;
+  activatedAt: string | null;
+  completedAt: string | null;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+}
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+export function toRoute(r: Record<string, unknown>): RouteRecord {
+  const request = json<{ warnings?: string[] }>(r.request);
+  return {
+    id: r.id as string,
+    status: r.status as RouteStatus,
+    driverId: r.driver_id as string,
+    vehicleId: (r.vehicle_id as string | null) ?? null,
+    loadId: (r.load_id as string | null) ?? null,
+    departureTime: iso(r.departure_time),
+    arrivalTime: iso(r.arrival_time),
+    distanceMethod: r.distance_method as string,
+    summary: json(r.summary),
+    stops: r.stops === undefined ? [] : json(r.stops),
+    segments: r.segments === undefined ? [] : json(r.segments),
+    warnings: request?.warnings ?? [],
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    activatedAt: isoOrNull(r.activated_at),
+    completedAt: isoOrNull(r.completed_at),
+    cancelledAt: isoOrNull(r.cancelled_at),
+    cancelReason: (r.cancel_reason as string | null) ?? null,
+  };
+}
+
+export interface NewRoute {
+  id: string;
+  driverId: string;
+  vehicleId: string | null;
+  loadId: string | null;
+  distanceMethod: string;
+  request: Record<string, unknown>;
+  plan: PlanResult;
+  createdBy: string;
+}
+
+export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Date): Promise<RouteRecord> {
+  const { rows } = await tx.query(
+    `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
+                              request, summary, stops, segments, created_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'PLANNED', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING *`,
+    [
+      tenantId,
+      r.id,
+      r.driverId,
+      r.vehicleId,
+      r.loadId,
+      r.plan.departureTime,
+      r.plan.arrivalTime,
+      r.distanceMethod,
+      JSON.stringify({ ...r.request, warnings: r.plan.warnings }),
+      JSON.stringify(r.plan.summary),
+      JSON.stringify(r.plan.stops),
+      JSON.stringify(r.plan.segments),
+      r.createdBy,
+      now,
+    ],
+  );
+  return toRoute(rows[0]!);
+}
+
+export async function findRoute(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<RouteRecord | null> {
+  const { rows } = await tx.query(`SELECT * FROM route_plans WHERE tenant_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [tenantId, id]);
+  return rows[0] ? toRoute(rows[0]) : null;
+}
+
+export async function listRoutes(
+  tx: Tx,
+  tenantId: string,
+  f: { status?: RouteStatus; driverId?: string; driverUserId?: string },
+  page: number,
+  pageSize: number,
+) {
+  const where = ['r.tenant_id = $1'];
+  const params: unknown[] = [tenantId];
+  if (f.status) {
+    params.push(f.status);
+    where.push(`r.status = $${params.length}`);
+  }
+  if (f.driverId) {
+    params.push(f.driverId);
+    where.push(`r.driver_id = $${params.length}`);
+  }
+  if (f.driverUserId) {
+    params.push(f.driverUserId);
+    where.push(`d.user_id = $${params.length}`);
+  }
+  const clause = where.join(' AND ');
+  const { rows } = await tx.query(
+    `SELECT r.id, r.status, r.driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
+            r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason, count(*) OVER () AS total
+       FROM route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id
+      WHERE ${clause} ORDER BY r.created_at DESC, r.id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    params,
+  );
+  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+  if (rows.length === 0 && page > 1) {
+    const c = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id WHERE ${clause}`,
+      params,
+    );
+    total = c.rows[0]?.n ?? 0;
+  }
+  return { data: rows.map(toRoute), total };
+}
+
+export async function setRouteStatus(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+  status: RouteStatus,
+  now: Date,
+  reason?: string,
+): Promise<RouteRecord> {
+  const stamp = { PLANNED: null, ACTIVE: 'activated_at', COMPLETED: 'completed_at', CANCELLED: 'cancelled_at' }[status];
+  const { rows } = await tx.query(
+    `UPDATE route_plans SET status = $3, updated_at = $4${stamp ? `, ${stamp} = $4` : ''}${status === 'CANCELLED' ? ', cancel_reason = $5' : ''}
+      WHERE tenant_id = $1 AND id = $2 RETURNING *`,
+    status === 'CANCELLED' ? [tenantId, id, status, now, reason ?? null] : [tenantId, id, status, now],
+  );
+  return toRoute(rows[0]!);
+}

@@ -1,0 +1,176 @@
+import { Type } from '@sinclair/typebox';
+import { NullableTimestamp, Page, PageQuery, Str, Timestamp } from '../../lib/schemas.js';
+
+export const RouteStatusSchema = Type.Union(['PLANNED', 'ACTIVE', 'COMPLETED', 'CANCELLED'].map((s) => Type.Literal(s)));
+const StopTypeSchema = Type.Union(['ORIGIN', 'PICKUP', 'DELIVERY', 'WAYPOINT'].map((s) => Type.Literal(s)));
+const Latitude = Type.Number({ minimum: -90, maximum: 90 });
+const Longitude = Type.Number({ minimum: -180, maximum: 180 });
+const Hours = (max: number) => Type.Number({ minimum: 0, maximum: max });
+
+const StopInput = Type.Object(
+  {
+    name: Type.Optional(Str(200)),
+    address: Type.Optional(Str(300)),
+    latitude: Type.Optional(Latitude),
+    longitude: Type.Optional(Longitude),
+    type: Type.Optional(StopTypeSchema),
+    appointment: Type.Optional(
+      Type.Object({ earliest: Type.Optional(Type.String({ format: 'date-time' })), latest: Type.Optional(Type.String({ format: 'date-time' })) }, { additionalProperties: false }),
+    ),
+    dockDurationHours: Type.Optional(Hours(48)),
+    shipmentId: Type.Optional(Str(64)),
+  },
+  { additionalProperties: false },
+);
+
+export const PlanRouteBody = Type.Object(
+  {
+    driverId: Str(64, { pattern: '^drv_[0-9A-Za-z]+$' }),
+    vehicleId: Type.Optional(Str(64, { pattern: '^veh_[0-9A-Za-z]+$' })),
+    loadId: Type.Optional(Str(64, { pattern: '^ld_[0-9A-Za-z]+$' })),
+    departureTime: Type.Optional(Type.String({ format: 'date-time' })),
+    stops: Type.Optional(Type.Array(StopInput, { minItems: 2, maxItems: 25 })),
+    driverState: Type.Optional(
+      Type.Object(
+        { hoursDriven: Hours(24), onDutyHours: Hours(24), hoursSinceBreak: Hours(24), cycleHoursUsed: Hours(120) },
+        { additionalProperties: false, description: 'Manual HOS state; default: the driver’s current HOS from the duty-status log' },
+      ),
+    ),
+    options: Type.Optional(
+      Type.Object(
+        {
+          averageSpeedMph: Type.Optional(Type.Number({ minimum: 15, maximum: 80 })),
+          distanceMethod: Type.Optional(Type.Union([Type.Literal('haversine'), Type.Literal('osrm')])),
+          optimizeStopOrder: Type.Optional(Type.Boolean()),
+          includeFuelStops: Type.Optional(Type.Boolean()),
+          fuelTankGallons: Type.Optional(Type.Number({ minimum: 10, maximum: 400 })),
+          mpg: Type.Optional(Type.Number({ minimum: 2, maximum: 15 })),
+          startingFuelGallons: Type.Optional(Type.Number({ minimum: 0, maximum: 400 })),
+          fuelPricePerGallon: Type.Optional(Type.Number({ minimum: 0.5, maximum: 20 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const NamedPoint = Type.Object({ name: Type.String(), latitude: Type.Number(), longitude: Type.Number() });
+const HosStateAfter = Type.Object({
+  hours_driven: Type.Number(),
+  on_duty_hours: Type.Number(),
+  hours_since_break: Type.Number(),
+  drive_hours_remaining: Type.Number(),
+  duty_hours_remaining: Type.Number(),
+  cycle_hours_used: Type.Number(),
+  cycle_hours_remaining: Type.Number(),
+});
+const Appointment = Type.Union([Type.Object({ earliest: NullableTimestamp, latest: NullableTimestamp }), Type.Null()]);
+const segmentBase = {
+  sequence: Type.Integer(),
+  start_time: Timestamp,
+  end_time: Timestamp,
+  duration_hours: Type.Number(),
+  hos_state_after: HosStateAfter,
+};
+const place = { location: Type.String(), latitude: Type.Number(), longitude: Type.Number() };
+
+export const SegmentSchema = Type.Union([
+  Type.Object({ ...segmentBase, type: Type.Literal('drive'), from: NamedPoint, to: NamedPoint, distance_miles: Type.Number() }),
+  Type.Object({
+    ...segmentBase,
+    type: Type.Literal('rest'),
+    ...place,
+    rest_type: Type.Union([Type.Literal('full_rest'), Type.Literal('partial_rest'), Type.Literal('break')]),
+    duty_status: Type.String(),
+    reason: Type.String(),
+  }),
+  Type.Object({ ...segmentBase, type: Type.Literal('dock'), ...place, stop_type: Type.String(), appointment: Appointment }),
+  Type.Object({ ...segmentBase, type: Type.Literal('fuel'), ...place, gallons: Type.Number(), price_per_gallon: Type.Number(), cost: Type.Number() }),
+  Type.Object({ ...segmentBase, type: Type.Literal('wait'), ...place, reason: Type.String() }),
+]);
+
+export const RouteSummary = Type.Object({
+  totalDistanceMiles: Type.Number(),
+  totalDriveHours: Type.Number(),
+  totalOnDutyHours: Type.Number(),
+  totalRestHours: Type.Number(),
+  totalTripHours: Type.Number(),
+  restStops: Type.Integer(),
+  breaks: Type.Integer(),
+  fuelStops: Type.Integer(),
+  estimatedFuelCost: Type.Number(),
+  hosViolations: Type.Integer(),
+  appointmentsMissed: Type.Integer(),
+});
+
+export const StopEtaSchema = Type.Object({
+  sequence: Type.Integer(),
+  name: Type.String(),
+  type: Type.String(),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  arrivalTime: Timestamp,
+  departureTime: Timestamp,
+  appointment: Appointment,
+  withinWindow: Type.Union([Type.Boolean(), Type.Null()]),
+  lateByHours: Type.Number(),
+});
+
+export const RoutePlan = Type.Object({
+  id: Type.String(),
+  status: RouteStatusSchema,
+  driverId: Type.String(),
+  vehicleId: Type.Union([Type.String(), Type.Null()]),
+  loadId: Type.Union([Type.String(), Type.Null()]),
+  departureTime: Timestamp,
+  arrivalTime: Timestamp,
+  distanceMethod: Type.String(),
+  summary: RouteSummary,
+  stops: Type.Array(StopEtaSchema),
+  segments: Type.Array(SegmentSchema),
+  warnings: Type.Array(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  activatedAt: NullableTimestamp,
+  completedAt: NullableTimestamp,
+  cancelledAt: NullableTimestamp,
+  cancelReason: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const RouteListItem = Type.Pick(RoutePlan, [
+  'id', 'status', 'driverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt',
+]);
+export const RoutePage = Page(RouteListItem);
+
+export const RouteListQuery = Type.Object(
+  { status: Type.Optional(RouteStatusSchema), driverId: Type.Optional(Str(64, { pattern: '^drv_[0-9A-Za-z]+$' })), ...PageQuery },
+  { additionalProperties: false },
+);
+
+export const CancelBody = Type.Union([Type.Object({ reason: Type.Optional(Str(500)) }, { additionalProperties: false }), Type.Null()]);
+
+export const PositionBody = Type.Object(
+  {
+    latitude: Latitude,
+    longitude: Longitude,
+    recordedAt: Type.Optional(Type.String({ format: 'date-time' })),
+    speedMph: Type.Optional(Type.Number({ minimum: 0, maximum: 120 })),
+    headingDegrees: Type.Optional(Type.Number({ minimum: 0, maximum: 360 })),
+    fuelLevelPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const Position = Type.Object({
+  id: Type.String(),
+  routeId: Type.String(),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  recordedAt: Timestamp,
+  speedMph: Type.Union([Type.Number(), Type.Null()]),
+  headingDegrees: Type.Union([Type.Number(), Type.Null()]),
+  fuelLevelPercent: Type.Union([Type.Number(), Type.Null()]),
+  source: Type.String(),
+  createdAt: Timestamp,
+});

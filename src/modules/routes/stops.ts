@@ -1,0 +1,87 @@
+import { isInNorthAmerica } from '../../domain/geo/region.js';
+import type { PlanStop, StopType } from '../../domain/planning/types.js';
+import { DomainError, type ErrorDetail } from '../../lib/errors.js';
+import type { PlanningPorts } from './planning-ports.js';
+import type { LoadForPlan } from './routes.related.js';
+
+export interface StopInput {
+  name?: string;
+  address?: string;
+  latitude?: number;
+  longitude?: number;
+  type?: StopType;
+  appointment?: { earliest?: string; latest?: string };
+  dockDurationHours?: number;
+  shipmentId?: string;
+}
+
+/** Loading or unloading at a load's own stops, when the load gives the addresses. */
+const LOAD_DOCK_HOURS = 1;
+
+const fail = (details: ErrorDetail[]) => new DomainError('VALIDATION', details.length === 1 ? details[0]!.message : 'Validation failed', details);
+
+/**
+ * Turns the request's stops (or the load's addresses) into planned stops: coordinates given or
+ * geocoded offline, inside North America, with sane appointment windows. Every problem names its stop.
+ */
+export function resolveStops(input: StopInput[] | undefined, load: LoadForPlan | null, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>): PlanStop[] {
+  const stops = input ?? stopsFromLoad(load);
+  if (stops.length < 2) throw fail([{ field: 'body.stops', message: 'A route needs at least two stops (the first is the origin)' }]);
+  const details: ErrorDetail[] = [];
+  const resolved = stops.map((s, i): PlanStop | null => {
+    const field = `body.stops.${i}`;
+    const label = `Stop ${i + 1}${s.name ? ` (${s.name})` : s.address ? ` ("${s.address}")` : ''}`;
+    const hasLat = s.latitude !== undefined;
+    const hasLng = s.longitude !== undefined;
+    let point: { latitude: number; longitude: number; name?: string } | null = null;
+    if (hasLat !== hasLng) {
+      details.push({ field, message: `${label}: latitude and longitude must be given together` });
+      return null;
+    }
+    if (hasLat && hasLng) point = { latitude: s.latitude!, longitude: s.longitude! };
+    else if (s.address) {
+      point = ports.geocode(s.address);
+      if (!point) {
+        details.push({ field: `${field}.address`, message: `${label}: the address could not be resolved; give a US or Canadian city and state/province, a ZIP code, or coordinates` });
+        return null;
+      }
+    } else {
+      details.push({ field, message: `${label}: give either coordinates (latitude and longitude) or an address` });
+      return null;
+    }
+    if (!isInNorthAmerica(point)) {
+      details.push({ field, message: `${label}: is outside North America; only US, Canadian and Mexican stops can be planned` });
+      return null;
+    }
+    const earliest = s.appointment?.earliest !== undefined ? Date.parse(s.appointment.earliest) : undefined;
+    const latest = s.appointment?.latest !== undefined ? Date.parse(s.appointment.latest) : undefined;
+    if (earliest !== undefined && latest !== undefined && latest < earliest) {
+      details.push({ field: `${field}.appointment`, message: `${label}: the appointment window ends before it starts` });
+      return null;
+    }
+    const type: StopType = s.type ?? (i === 0 ? 'ORIGIN' : i === stops.length - 1 ? 'DELIVERY' : 'WAYPOINT');
+    return {
+      name: s.name ?? point.name ?? s.address ?? ports.nameNear(point),
+      latitude: point.latitude,
+      longitude: point.longitude,
+      type,
+      ...(earliest !== undefined || latest !== undefined ? { appointment: { earliest, latest } } : {}),
+      dockDurationHours: s.dockDurationHours ?? 0,
+      ...(s.shipmentId ? { shipmentId: s.shipmentId } : {}),
+    };
+  });
+  if (details.length > 0) throw fail(details);
+  return resolved as PlanStop[];
+}
+
+function stopsFromLoad(load: LoadForPlan | null): StopInput[] {
+  if (!load) return [];
+  if (!load.originAddress || !load.destinationAddress) {
+    throw fail([{ field: 'body.stops', message: `Load ${load.referenceNumber} has no origin and destination address; give the stops` }]);
+  }
+  const window = (ms: number | null) => (ms === null ? undefined : { earliest: new Date(ms).toISOString() });
+  return [
+    { name: load.originAddress, address: load.originAddress, type: 'PICKUP', appointment: window(load.scheduledPickup), dockDurationHours: LOAD_DOCK_HOURS },
+    { name: load.destinationAddress, address: load.destinationAddress, type: 'DELIVERY', appointment: window(load.scheduledDelivery), dockDurationHours: LOAD_DOCK_HOURS },
+  ];
+}
