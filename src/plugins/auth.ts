@@ -20,6 +20,19 @@ export interface AuthDeps {
   rateLimits: RateLimitStore;
 }
 
+/** One entry per method and path the app serves, with its access declaration (used by the security test suite). */
+export interface CatalogRoute {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeCatalog: CatalogRoute[];
+  }
+}
+
 /** Routes that answer without a declaration of their own (documentation) are public. */
 const PUBLIC_PREFIXES = ['/docs', '/api/v1/openapi.json'];
 
@@ -43,13 +56,19 @@ export function tenantBlock(p: Pick<TenantPrincipal, 'tenantStatus' | 'tenantNam
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('auth', null);
+  const catalog: CatalogRoute[] = [];
+  app.decorate('routeCatalog', catalog);
+  const record = (route: { method: string | string[]; url: string }, access: Access) => {
+    for (const method of [route.method].flat()) catalog.push({ method, url: route.url, access });
+  };
 
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { access?: Access };
-    if (config.access) return;
+    if (config.access) return record(route, config.access);
     if (PUBLIC_PREFIXES.some((p) => route.url.startsWith(p)) || route.url === '/metrics') {
-      route.config = { ...config, access: { auth: 'public', rateLimit: false } } as typeof route.config;
-      return;
+      const access: Access = { auth: 'public', rateLimit: false };
+      route.config = { ...config, access } as typeof route.config;
+      return record(route, access);
     }
     throw new Error(`route ${route.method} ${route.url} has no access declaration`);
   });
@@ -71,6 +90,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       const limit = p.environment === 'production' ? deps.config.rateLimits.productionPerHour : deps.config.rateLimits.stagingPerHour;
       await applyRateLimit(deps, reply, `key:${p.apiKeyId}`, limit);
       if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
+      // A suspended or pending tenant hears about its status first, on every route.
+      const block = tenantBlock(p, access.allowPending === true);
+      if (block) throw block;
       if (access.apiKey === false) throw forbidden('This endpoint requires a user access token, not an API key');
       request.auth = authorize(request, p, access, { via: 'apiKey', apiKeyId: p.apiKeyId });
       return;
@@ -83,9 +105,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       request.auth = { kind: 'platform', requestId: String(request.id), adminId: claims.userId };
       return;
     }
-    if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
+    // A deactivated user's token is revoked: 401 everywhere, before any 403.
     const p = await deps.principals.user(claims.userId, now.getTime());
     if (!p || !p.userActive) throw unauthenticated('Invalid access token');
+    if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
     request.auth = authorize(request, p, access, { via: 'token' });
   });
 }

@@ -41,6 +41,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .status(400)
         .send(errorBody(400, 'Validation failed', { details: detailsOf(err.validation, err.validationContext) }));
     }
+    // Text PostgreSQL cannot store (a NUL character, SQLSTATE 22021 / 22P05) is the caller's mistake.
+    if (err.code === '22021' || err.code === '22P05') {
+      return reply.status(400).send(errorBody(400, 'Validation failed', { details: [{ field: 'request', message: 'text must not contain NUL (\\u0000) characters' }] }));
+    }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       const message = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Malformed JSON body' : err.message;
