@@ -89,9 +89,26 @@ function remainingDriveHours(path: RoutePath, leg: number, milesIntoLeg: number,
   return Math.max(0, path.totalMiles - path.legStart[leg]! - milesIntoLeg) / speed;
 }
 
+/** Shorter rests that complete a sleeper-berth split with an earlier qualifying period (valid only when they restore driving time). */
+const SPLIT_CANDIDATES: RestChoice[] = [
+  { kind: 'split', hours: 2, status: 'OFF_DUTY' },
+  { kind: 'split', hours: 3, status: 'OFF_DUTY' },
+  { kind: 'split', hours: 7, status: 'SLEEPER_BERTH' },
+  { kind: 'split', hours: 8, status: 'SLEEPER_BERTH' },
+];
+
+const restores = (state: HosState, c: RestChoice) => availability(advance(state, c.status, c.hours)).driveHours >= MIN_DRIVE_H;
+
+/** The shortest legal rest that lets the driver drive again (the lookahead's policy). */
+function shortestRest(limit: LimitKind, state: HosState): RestChoice {
+  const standard = restFor(limit, state);
+  if (standard.kind !== 'full') return standard;
+  return SPLIT_CANDIDATES.find((c) => restores(state, c)) ?? standard;
+}
+
 /**
- * Time to finish the trip's driving (and docks) from `state` after taking `choice`, resting in the
- * default way afterwards. Used to pick the rest that gets the load there soonest.
+ * Time to finish the trip's driving (and docks) from `state` after taking `choice`, then resting as
+ * briefly as the rules allow. Used to pick the rest that gets the load there soonest.
  */
 function finishHours(state: HosState, choice: RestChoice, driveHours: number, dockHours: number): number {
   let s = advance(state, choice.status, choice.hours);
@@ -100,7 +117,7 @@ function finishHours(state: HosState, choice: RestChoice, driveHours: number, do
   for (let guard = 0; left > EPS_H && guard < 200; guard++) {
     const a = availability(s);
     if (a.driveHours < MIN_DRIVE_H) {
-      const r = restFor(a.limitedBy, s);
+      const r = shortestRest(a.limitedBy, s);
       s = advance(s, r.status, r.hours);
       elapsed += r.hours;
       continue;
@@ -124,9 +141,10 @@ class Trip {
   readonly stops: StopEta[] = [];
   readonly warnings: string[] = [];
   fuelCost = 0;
-  /** Trip miles at each segment (by sequence), for placing fuel relative to rests. */
-  readonly milesAtSegment = new Map<number, number>();
   private fuelIndex = 0;
+
+  /** Trip miles of each rest, in order (what the fuel plan is fitted to). */
+  readonly restMiles: number[] = [];
 
   constructor(
     readonly input: PlanInput,
@@ -134,6 +152,8 @@ class Trip {
     readonly sites: SiteOnRoute[],
     readonly fuelPlan: FuelPlanStop[],
     start: HosState,
+    /** A light trip only finds where the rests fall: no segments are written out. */
+    readonly light = false,
   ) {
     this.t = input.departureTime;
     this.state = start;
@@ -159,7 +179,6 @@ class Trip {
   }
 
   private base(span: { start: number; end: number }) {
-    this.milesAtSegment.set(this.segments.length + 1, this.tripMiles);
     return {
       sequence: this.segments.length + 1,
       start_time: iso(span.start),
@@ -170,8 +189,13 @@ class Trip {
   }
 
   drive(miles: number, fromName: string, toName: string): void {
-    const from = this.here();
     const hours = miles / this.input.averageSpeedMph;
+    if (this.light) {
+      this.record('ON_DUTY_DRIVING', hours);
+      this.milesIntoLeg += miles;
+      return;
+    }
+    const from = this.here();
     const span = this.record('ON_DUTY_DRIVING', hours);
     this.milesIntoLeg += miles;
     this.fuelGallons -= miles / this.input.fuel.mpg;
@@ -182,6 +206,8 @@ class Trip {
 
   rest(choice: RestChoice, place: NamedPoint, reason: string): void {
     const span = this.record(choice.status, choice.hours);
+    this.restMiles.push(this.tripMiles);
+    if (this.light) return;
     const restType = choice.kind === 'break' ? 'break' : choice.kind === 'split' ? 'partial_rest' : 'full_rest';
     this.segments.push({
       ...this.base(span),
@@ -227,12 +253,14 @@ class Trip {
   wait(hours: number, place: NamedPoint, reason: string): void {
     // Waiting is off duty; seven hours or more in the sleeper berth can pair into a split rest.
     const span = this.record(hours >= 7 ? 'SLEEPER_BERTH' : 'OFF_DUTY', hours);
+    if (this.light) return;
     this.segments.push({ ...this.base(span), type: 'wait', location: place.name, latitude: round6(place.latitude), longitude: round6(place.longitude), reason });
   }
 
   dock(stop: PlanStop): void {
     if (stop.dockDurationHours <= 0) return;
     const span = this.record('ON_DUTY_NOT_DRIVING', stop.dockDurationHours);
+    if (this.light) return;
     this.segments.push({
       ...this.base(span),
       type: 'dock',
@@ -265,9 +293,8 @@ export function planRoute(input: PlanInput): PlanResult {
   let trip: Trip;
   if (input.fuel.enabled) {
     // First where the rests fall, then fuel planned to coincide with them where that costs nothing extra.
-    const rests = simulate(input, path, sites, [], start);
-    const restMiles = rests.segments.flatMap((s) => (s.type === 'rest' ? [rests.milesAtSegment.get(s.sequence) ?? 0] : []));
-    const fuel = planFuel(input, path, sites, restMiles);
+    const rests = simulate(input, path, sites, [], start, true);
+    const fuel = planFuel(input, path, sites, rests.restMiles);
     trip = simulate(input, path, sites, fuel.stops, start);
     if (fuel.warning) trip.warnings.push(fuel.warning);
   } else {
@@ -284,8 +311,8 @@ export function planRoute(input: PlanInput): PlanResult {
 /** Merge a planned fuel stop into a rest when it lies this little way ahead. */
 const FUEL_MERGE_MILES = 30;
 
-function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelPlan: FuelPlanStop[], start: HosState): Trip {
-  const trip = new Trip(input, path, sites, fuelPlan, start);
+function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelPlan: FuelPlanStop[], start: HosState, light = false): Trip {
+  const trip = new Trip(input, path, sites, fuelPlan, start, light);
   const speed = input.averageSpeedMph;
 
   const dockHoursAfter = (leg: number) => input.stops.slice(leg + 1).reduce((sum, s) => sum + s.dockDurationHours, 0);
@@ -336,6 +363,7 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
     let choice = restFor(limit, trip.state);
     const driveLeft = remainingDriveHours(path, trip.leg, trip.milesIntoLeg, speed);
     const docks = dockHoursAfter(trip.leg);
+    if (trip.light) return { choice: lookahead(choice, driveLeft, docks), reason: '' };
     const here = trip.here();
     const place = { name: input.nameNear(here), ...here };
     // The rest optimizer states the category; the lookahead decides between a full rest and a split.
@@ -348,21 +376,26 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
       is_dedicated_rest_stop: true,
       next_segment_hours: Math.min(driveLeft, 11),
     });
-    if (choice.kind === 'full') {
-      const candidates: RestChoice[] = [choice, { kind: 'split', hours: 8, status: 'SLEEPER_BERTH' }, { kind: 'split', hours: 7, status: 'SLEEPER_BERTH' }];
-      let best = { choice, hours: finishHours(trip.state, choice, driveLeft, docks) };
-      for (const cand of candidates.slice(1)) {
-        if (availability(advance(trip.state, cand.status, cand.hours)).driveHours < MIN_DRIVE_H) continue; // no pairing completes
-        const hours = finishHours(trip.state, cand, driveLeft, docks);
-        if (hours < best.hours - 0.01) best = { choice: cand, hours };
-      }
-      choice = best.choice;
-    }
+    choice = lookahead(choice, driveLeft, docks);
     return { choice, reason: restReason(choice, limit, advice.reasoning) };
+  };
+
+  /** A full rest, or a sleeper-berth split when that finishes the trip sooner (ties go to the full rest). */
+  const lookahead = (choice: RestChoice, driveLeft: number, docks: number): RestChoice => {
+    if (choice.kind !== 'full') return choice;
+    let best = { choice, hours: Infinity };
+    for (const cand of SPLIT_CANDIDATES) {
+      if (!restores(trip.state, cand)) continue; // no pairing completes
+      if (best.hours === Infinity) best.hours = finishHours(trip.state, choice, driveLeft, docks);
+      const hours = finishHours(trip.state, cand, driveLeft, docks);
+      if (hours < best.hours - 0.01) best = { choice: cand, hours };
+    }
+    return best.choice;
   };
 
   /** A fuel stop planned just ahead is taken at the rest instead: one stop, not two. */
   const fuelAtRest = (place: NamedPoint) => {
+    if (trip.light) return;
     const next = trip.nextFuel();
     if (!next || Math.abs(next.tripMiles - trip.tripMiles) > FUEL_MERGE_MILES) return;
     trip.fuel(place, next.pricePerGallon, next.fuelOnDepartureGallons);
@@ -446,7 +479,9 @@ function restReason(choice: RestChoice, limit: LimitKind, advice: string): strin
     case 'restart':
       return `34-hour restart: ${why[limit]} and an ordinary rest would not give enough hours back`;
     case 'split':
-      return `${choice.hours}-hour sleeper-berth period completing a split rest (${choice.hours === 7 ? '7/3' : '8/2'}) with an earlier qualifying off-duty period: ${why[limit]}, and the split gets the load there sooner than a full 10-hour rest. ${advice}`;
+      return choice.status === 'SLEEPER_BERTH'
+        ? `${choice.hours}-hour sleeper-berth period of a split rest (${choice.hours === 7 ? '7/3' : '8/2'}), paired with a qualifying off-duty period: ${why[limit]}, and the split gets the load there sooner than a full 10-hour rest`
+        : `${choice.hours}-hour off-duty period completing a sleeper-berth split with the earlier sleeper-berth period: ${why[limit]}, and the split gets the load there sooner than a full 10-hour rest`;
     default:
       return `10-hour rest: ${why[limit]}. ${advice}`;
   }

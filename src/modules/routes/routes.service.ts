@@ -3,10 +3,11 @@ import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { emitEvent } from '../../db/outbox.js';
 import { HOUR_MS } from '../../domain/hos/types.js';
+import { isHosError } from '../../domain/hos/index.js';
 import { PlanningError, planRoute } from '../../domain/planning/planner.js';
 import { optimizeStopOrder } from '../../domain/planning/stop-order.js';
 import type { PlanLeg, PlanStop, RestSite } from '../../domain/planning/types.js';
-import { DomainError, invalid, invalidState, isUniqueViolation, notFound, type ErrorDetail } from '../../lib/errors.js';
+import { DomainError, invalid, invalidState, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { findDriver } from '../drivers/drivers.repository.js';
@@ -112,7 +113,6 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
       const fuelStart = opts.startingFuelGallons ?? tank;
       if (fuelStart > tank) throw invalid('Validation failed', [{ field: 'body.options.startingFuelGallons', message: 'cannot exceed the tank size' }]);
       const driverState = body.driverState;
-      if (driverState) validateDriverState(driverState);
 
       let plan;
       try {
@@ -136,7 +136,9 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
         });
       } catch (err) {
         if (err instanceof PlanningError && err.code === 'UNPLANNABLE') throw invalid(err.message);
-        if (err instanceof RangeError || (err as { name?: string }).name === 'SnapshotError') throw invalid((err as Error).message);
+        if (isHosError(err)) {
+          throw new DomainError('VALIDATION', 'Validation failed', [{ field: err.field ? `body.driverState.${err.field}` : 'body.driverState', message: err.message }]);
+        }
         throw err;
       }
       plan.warnings.unshift(...warnings);
@@ -228,12 +230,4 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
       });
     },
   };
-}
-
-function validateDriverState(s: { hoursDriven: number; onDutyHours: number; hoursSinceBreak: number; cycleHoursUsed: number }): void {
-  const details: ErrorDetail[] = [];
-  if (s.hoursDriven > s.onDutyHours) details.push({ field: 'body.driverState.hoursDriven', message: 'cannot exceed onDutyHours (driving is on-duty time)' });
-  if (s.hoursSinceBreak > s.hoursDriven) details.push({ field: 'body.driverState.hoursSinceBreak', message: 'cannot exceed hoursDriven' });
-  if (s.cycleHoursUsed < s.hoursDriven) details.push({ field: 'body.driverState.cycleHoursUsed', message: 'cannot be less than hoursDriven (driving counts toward the cycle)' });
-  if (details.length > 0) throw new DomainError('VALIDATION', 'Validation failed', details);
 }
