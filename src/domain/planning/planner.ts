@@ -421,7 +421,8 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
         continue;
       }
       const legLeft = legMiles - trip.milesIntoLeg;
-      let target = trip.tripMiles + Math.min(legLeft, avail.driveHours * speed);
+      // One second short of the limit, so that times rounded to the millisecond can never cross it.
+      let target = trip.tripMiles + Math.min(legLeft, (avail.driveHours - EPS_H) * speed);
       let stopFor: 'none' | 'hos' | 'fuel' = target < trip.tripMiles + legLeft - 1e-6 ? 'hos' : 'none';
       const fuel = trip.nextFuel();
       // A fuel stop shortly before a rest is taken at the rest: one stop, not two.
