@@ -215,36 +215,36 @@ interface Candidate {
   mergedWith: number | null;
 }
 
-/** A way of arriving at a station (before buying there), or at the destination. */
-interface Label {
-  /** Fuel above the reserve on arrival, gallons (negative only when starting below the reserve at mile 0). */
-  g: number;
-  /** cost + penalty × standalone, the first criterion. */
+/** The lexicographic objective. */
+interface Rank {
+  /** cost + penalty × standalone stops, the first criterion. */
   obj: number;
-  cost: number;
   standalone: number;
   stops: number;
+}
+
+/** A way of arriving at a station (before buying there), or at the destination. */
+interface Label extends Rank {
+  /** Fuel above the reserve on arrival, gallons (negative only when starting below the reserve at mile 0). */
+  g: number;
+  cost: number;
   /** The stop before this arrival and what was bought there; null when coming from the origin. */
   prev: { label: Label; at: number; gallons: number; fill: boolean } | null;
 }
 
-function better(a: Label, b: Label): boolean {
+function better(a: Rank, b: Rank): boolean {
   if (a.obj < b.obj - COST_EPS) return true;
   if (a.obj > b.obj + COST_EPS) return false;
   if (a.standalone !== b.standalone) return a.standalone < b.standalone;
   return a.stops < b.stops;
 }
 
-function dominates(a: Label, b: Label): boolean {
-  return a.g >= b.g - EPS && a.obj <= b.obj + COST_EPS && a.standalone <= b.standalone && a.stops <= b.stops;
-}
-
-function prune(labels: Label[]): Label[] {
-  labels.sort((x, y) => y.g - x.g || x.obj - y.obj || x.standalone - y.standalone || x.stops - y.stops);
-  const kept: Label[] = [];
-  for (const l of labels) if (!kept.some((k) => dominates(k, l))) kept.push(l);
-  return kept;
-}
+/*
+ * Pruning: an arrival with at least as much fuel and a lexicographically no-worse past beats another
+ * (fuel can always be bought less, never costing more or adding stops, and the lexicographic order is
+ * kept when the same continuation is added to both). What is left at each station is a staircase: less
+ * fuel on arrival, strictly better past.
+ */
 
 function nearestRest(miles: number, rests: readonly number[], tolerance: number): number | null {
   let best: number | null = null;
@@ -258,6 +258,7 @@ function nearestRest(miles: number, rests: readonly number[], tolerance: number)
 /** Stretches the stations cannot cover even filling up at every one of them. */
 function findGaps(cands: Candidate[], total: number, startUsable: number, usable: number, mpg: number): FuelGap[] {
   const range = usable * mpg;
+  const tol = EPS * mpg; // the planner's tolerance (gallons), in miles
   const gaps: FuelGap[] = [];
   let lastPoint = 0;
   let reach = Math.max(0, startUsable) * mpg;
@@ -270,23 +271,23 @@ function findGaps(cands: Candidate[], total: number, startUsable: number, usable
       lengthMiles: to - lastPoint,
       farthestReachableMiles: reach,
       shortfallMiles: shortfall,
-      additionalStopsNeeded: reason === 'START_BELOW_RESERVE' ? Math.max(1, Math.ceil(shortfall / range - EPS)) : Math.ceil(shortfall / range - EPS),
+      additionalStopsNeeded: Math.max(1, Math.ceil(shortfall / range - EPS)),
       reason,
     });
   };
   for (const c of cands) {
-    if (belowReserve && c.miles <= EPS) belowReserve = false; // fuel can be bought before moving
+    if (belowReserve && c.miles <= tol) belowReserve = false; // fuel can be bought before moving
     if (belowReserve) {
       gap(c.miles, 'START_BELOW_RESERVE');
       belowReserve = false;
-    } else if (c.miles > reach + EPS) {
+    } else if (c.miles > reach + tol) {
       gap(c.miles, 'STATION_GAP');
     }
     reach = Math.max(reach, c.miles + range);
     lastPoint = c.miles;
   }
-  if (belowReserve && total > EPS) gap(total, 'START_BELOW_RESERVE');
-  else if (total > reach + EPS) gap(total, 'STATION_GAP');
+  if (belowReserve && total > tol) gap(total, 'START_BELOW_RESERVE');
+  else if (total > reach + tol) gap(total, 'STATION_GAP');
   return gaps;
 }
 
@@ -368,13 +369,15 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
   // No stop needed at all (including a route of zero length).
   if (total <= EPS || need(0, total) <= startUsable + EPS) return finish(null);
 
-  const labels: Label[][] = cands.map(() => []);
-  cands.forEach((c, v) => {
-    const n = need(0, c.miles);
-    if (n <= EPS || n <= startUsable + EPS) labels[v]!.push({ g: startUsable - n, obj: 0, cost: 0, standalone: 0, stops: 0, prev: null });
-  });
+  // Arrivals at each station are built lazily from three sources, so that only the labels that survive
+  // pruning are ever allocated: the origin, the best "just enough" purchase that arrives on the reserve,
+  // and the fill-ups at earlier stations within range (one label per station: after filling up, the
+  // state is the same whatever the arrival was).
+  const fillStop: (Label | null)[] = cands.map(() => null);
+  const fillFrom: number[][] = cands.map(() => []);
+  const justBest: (Label | null)[] = cands.map(() => null);
+  const ORIGIN: Label = { g: startUsable, obj: 0, cost: 0, standalone: 0, stops: 0, prev: null };
 
-  let best: Label | null = null;
   const stopAt = (l: Label, u: number, gallons: number, fill: boolean, g: number): Label => {
     const c = cands[u]!;
     const standalone = l.standalone + (c.mergedWith === null ? 1 : 0);
@@ -382,26 +385,83 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
     return { g, cost, standalone, stops: l.stops + 1, obj: cost + penalty * standalone, prev: { label: l, at: u, gallons, fill } };
   };
 
+  /** The staircase of arrivals at v, most fuel first (see prune). */
+  const arrivalsAt = (v: number): Label[] => {
+    const kept: Label[] = [];
+    const consider = (src: Label, g: number) => {
+      const last = kept[kept.length - 1];
+      if (last === undefined || better(src, last)) kept.push(src.g === g ? src : { ...src, g });
+    };
+    const miles = cands[v]!.miles;
+    const fromOrigin = need(0, miles);
+    let origin = fromOrigin <= EPS || fromOrigin <= startUsable + EPS ? startUsable - fromOrigin : null;
+    const from = fillFrom[v]!;
+    for (let k = from.length - 1; k >= 0; k--) {
+      const w = from[k]!;
+      const g = usable - need(cands[w]!.miles, miles);
+      if (origin !== null && origin >= g) {
+        consider(ORIGIN, origin);
+        origin = null;
+      }
+      consider(fillStop[w]!, g);
+    }
+    if (origin !== null && origin >= 0) {
+      consider(ORIGIN, origin);
+      origin = null;
+    }
+    if (justBest[v]) consider(justBest[v]!, 0);
+    if (origin !== null) consider(ORIGIN, origin); // below the reserve, at mile 0
+    return kept;
+  };
+
+  let best: Label | null = null;
   for (let u = 0; u < cands.length; u++) {
-    const here = (labels[u] = prune(labels[u]!));
+    const here = arrivalsAt(u);
+    if (here.length === 0) continue;
     const cu = cands[u]!;
     const toEnd = need(cu.miles, total);
-    for (const l of here) {
-      const fillGallons = usable - l.g;
-      if (toEnd <= usable + EPS) {
+    // Finish: buy just enough at u to arrive on the reserve.
+    if (toEnd <= usable + EPS) {
+      for (const l of here) {
         const gallons = toEnd - l.g;
-        if (gallons > EPS) {
-          const done = stopAt(l, u, Math.min(gallons, fillGallons), gallons >= fillGallons - EPS, 0);
-          if (best === null || better(done, best)) best = done;
+        if (gallons <= EPS) continue;
+        const done = stopAt(l, u, gallons, gallons >= usable - l.g - EPS, 0);
+        if (best === null || better(done, best)) best = done;
+      }
+    }
+    // Fill up at u.
+    let fill: Label | null = null;
+    for (const l of here) {
+      if (usable - l.g <= EPS) continue;
+      const f = stopAt(l, u, usable - l.g, true, usable);
+      if (fill === null || better(f, fill)) fill = f;
+    }
+    fillStop[u] = fill;
+    // Buy just enough at u to reach v on the reserve: among the arrivals that cannot reach v without
+    // buying (fuel below the need), the best is the lexicographic minimum of (obj - g × price,
+    // standalone, stops); that set grows with v, so one pass over the arrivals by rising fuel suffices.
+    const merged = cu.mergedWith === null ? 0 : 1;
+    let i = here.length - 1;
+    let cheapest: Label | null = null;
+    let cheapestKey: Rank | null = null;
+    for (let v = u + 1; v < cands.length; v++) {
+      const n = need(cu.miles, cands[v]!.miles);
+      if (n > usable + EPS) break;
+      if (fill) fillFrom[v]!.push(u);
+      while (i >= 0 && here[i]!.g < n - EPS) {
+        const l = here[i--]!;
+        const key: Rank = { obj: l.obj - l.g * cu.price, standalone: l.standalone, stops: l.stops };
+        if (cheapestKey === null || better(key, cheapestKey)) {
+          cheapest = l;
+          cheapestKey = key;
         }
       }
-      for (let v = u + 1; v < cands.length; v++) {
-        const n = need(cu.miles, cands[v]!.miles);
-        if (n > usable + EPS) break;
-        if (fillGallons > EPS) labels[v]!.push(stopAt(l, u, fillGallons, true, usable - n));
-        const just = n - l.g;
-        if (just > EPS && just < fillGallons - EPS) labels[v]!.push(stopAt(l, u, just, false, 0));
-      }
+      if (cheapest === null || n >= usable - EPS) continue;
+      const standalone = cheapest.standalone + 1 - merged;
+      const cost = cheapest.cost + (n - cheapest.g) * cu.price;
+      const rank: Rank = { obj: cost + penalty * standalone, standalone, stops: cheapest.stops + 1 };
+      const current = justBest[v];
+      if (current === null || current === undefined || better(rank, current)) justBest[v] = stopAt(cheapest, u, n - cheapest.g, false, 0);
     }
   }
   if (best === null) {

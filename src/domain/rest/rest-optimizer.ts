@@ -704,7 +704,7 @@ function noRest(a: Analysis, o: Opportunity, deferred: { reset: boolean; break: 
       `on the way wherever they are taken, and resting now, with ${h(v.available)} of driving left, would add one. Drive on and rest where the clock runs out.`;
   } else if (deferred.break) {
     reasoning =
-      `No break here: the break clock has ${h(v.breakRem)} left, and taking the break now would not save one on this ${h(Math.min(seg, v.available))} stretch. ` +
+      `No break here: the break clock has ${h(v.breakRem)} left, and taking the break now would mean one more break on this ${h(Math.min(seg, v.available))} stretch. ` +
       `Drive on and take it when due.`;
   } else {
     reasoning = `No rest needed: the next ${h(seg)} segment fits every clock (${clocksSummary(a)}).`;

@@ -1,0 +1,1 @@
+export * from './rest-optimizer.js';
