@@ -29,8 +29,14 @@ export interface Cand {
   readonly end: number;
   readonly hours: number;
   readonly sleeperRun: number;
-  readonly allSleeper: boolean;
   readonly long: boolean;
+  /**
+   * The part of the block that is the split period: the whole block where off duty and sleeper time
+   * combine (US, California); its longest sleeper-berth stretch where both periods must be spent in
+   * the sleeper (Texas, Canada). Its length, and its end (the recalculation point when it comes first).
+   */
+  readonly splitHours: number;
+  readonly splitEnd: number;
   /** Cumulative driving / on-duty hours of the whole history at this block (none accrue during it). */
   readonly cumDrive: number;
   readonly cumOnDuty: number;
@@ -70,20 +76,32 @@ export function makeCand(
   end: number,
   hours: number,
   sleeperRun: number,
-  allSleeper: boolean,
+  sleeperRunEnd: number,
   cumDrive: number,
   cumOnDuty: number,
 ): Cand {
-  const long = split !== null && sleeperRun >= split.longMinSleeperHours - EPS && (!split.bothInSleeper || allSleeper);
-  return { start, end, hours, sleeperRun, allSleeper, long, cumDrive, cumOnDuty };
+  const long = split !== null && sleeperRun >= split.longMinSleeperHours - EPS;
+  const inSleeper = split !== null && split.bothInSleeper;
+  return {
+    start,
+    end,
+    hours,
+    sleeperRun,
+    long,
+    splitHours: inSleeper ? sleeperRun : hours,
+    splitEnd: inSleeper ? sleeperRunEnd : end,
+    cumDrive,
+    cumOnDuty,
+  };
 }
 
-export const canPair = (s: SplitRule, c: Cand): boolean => c.hours >= s.shortMinHours - EPS && (!s.bothInSleeper || c.allSleeper);
+export const canPair = (s: SplitRule, c: Cand): boolean => c.splitHours >= s.shortMinHours - EPS;
 
 export const pairValid = (s: SplitRule, x: Cand, y: Cand): boolean =>
-  canPair(s, x) && canPair(s, y) && x.hours + y.hours >= s.totalMinHours - EPS && (x.long || y.long);
+  canPair(s, x) && canPair(s, y) && x.splitHours + y.splitHours >= s.totalMinHours - EPS && (x.long || y.long);
 
-const excludedHours = (s: SplitRule, c: Cand): number => (c.long || s.excludeShortFromWindow ? 0 : c.hours);
+/** Hours of the block that do not count against the window when it is a split period. */
+const excludedHours = (s: SplitRule, c: Cand): number => (c.long || s.excludeShortFromWindow ? c.splitHours : 0);
 
 /** A hypothesis whose open obligations are met if the timeline ended now (see the module comment). */
 export function validAtEnd(lim: HosLimits, h: Hyp): boolean {
@@ -125,21 +143,22 @@ export function branchOn(lim: HosLimits, hyps: readonly Hyp[], c: Cand): readonl
   const excl = excludedHours(s, c);
   for (const h of hyps) {
     out.push({ ...h, window: h.window + c.hours });
-    if (h.open === null || h.openFree) out.push({ ...h, window: h.window + excl, open: c, openFree: false });
+    if (h.open === null || h.openFree) out.push({ ...h, window: h.window + c.hours - excl, open: c, openFree: false });
     if (h.open !== null && pairValid(s, h.open, c)) {
       const first = h.open;
+      const same = first.splitEnd === h.anchorEnd;
       out.push({
-        anchorEnd: first.end,
+        anchorEnd: first.splitEnd,
         anchor: { kind: 'SPLIT', first, second: c },
         drive: c.cumDrive - first.cumDrive,
         onDuty: c.cumOnDuty - first.cumOnDuty,
-        window: (c.start - first.end) / HOUR_MS + excl,
+        window: (c.end - first.splitEnd) / HOUR_MS - excl,
         open: c,
         openFree: true,
         viol: h.viol,
         // Pairing with the rest that set the current calculation point keeps that point: same episodes.
-        flags: first.end === h.anchorEnd ? h.flags : 0,
-        extPeriod: first.end === h.anchorEnd ? h.extPeriod : null,
+        flags: same ? h.flags : 0,
+        extPeriod: same ? h.extPeriod : null,
         extAt: h.extAt,
       });
     }

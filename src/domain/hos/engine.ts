@@ -24,7 +24,7 @@ export interface HosState {
   readonly restHours: number;
   readonly restSleeperRun: number;
   readonly restSleeperCur: number;
-  readonly restAllSleeper: boolean;
+  readonly restSleeperRunEnd: number;
   readonly restartDone: boolean;
   /** Consecutive non-driving hours so far (any status but driving), for the 30-minute break. */
   readonly nonDriving: number;
@@ -77,7 +77,7 @@ export function freshState(rules: RuleSet, at: number): HosState {
     restHours: lim.restartOffHours,
     restSleeperRun: 0,
     restSleeperCur: 0,
-    restAllSleeper: false,
+    restSleeperRunEnd: start,
     restartDone: true,
     nonDriving: lim.restartOffHours,
     sinceBreak: 0,
@@ -107,6 +107,11 @@ export function advance(state: HosState, status: DutyStatus, hours: number): Hos
   for (;;) {
     const mid = dayStart(m.ledger.day + 1, off);
     const toMid = (mid - t) / HOUR_MS;
+    if (toMid <= 0) {
+      // The previous step ended on a midnight within rounding: the new day has begun.
+      newDay(m);
+      continue;
+    }
     if (left < toMid) {
       step(m, status, t, left);
       break;
@@ -140,16 +145,18 @@ function restStep(m: Mutable<HosState>, status: DutyStatus, t0: number, d: numbe
     m.restHours = 0;
     m.restSleeperRun = 0;
     m.restSleeperCur = 0;
-    m.restAllSleeper = true;
+    m.restSleeperRunEnd = t0;
     m.restartDone = false;
   }
   m.restHours += d;
   if (status === 'SLEEPER_BERTH') {
     m.restSleeperCur += d;
-    if (m.restSleeperCur > m.restSleeperRun) m.restSleeperRun = m.restSleeperCur;
+    if (m.restSleeperCur > m.restSleeperRun) {
+      m.restSleeperRun = m.restSleeperCur;
+      m.restSleeperRunEnd = t0 + d * HOUR_MS;
+    }
   } else {
     m.restSleeperCur = 0;
-    m.restAllSleeper = false;
   }
   m.nonDriving += d;
   if (m.nonDriving >= lim.breakHours - EPS) {
@@ -172,7 +179,7 @@ function restStep(m: Mutable<HosState>, status: DutyStatus, t0: number, d: numbe
 
 /** The rest block being left (or, for a query, the one in progress) as a split candidate. */
 export function currentRestCand(s: HosState, end: number): Cand {
-  return makeCand(s.lim.split, s.blockStart, end, s.restHours, s.restSleeperRun, s.restAllSleeper, s.cumDrive, s.cumOnDuty);
+  return makeCand(s.lim.split, s.blockStart, end, s.restHours, s.restSleeperRun, s.restSleeperRunEnd, s.cumDrive, s.cumOnDuty);
 }
 
 /** Applies a finished rest block to the chain; a reset freezes the chain's best hypothesis. */

@@ -7,7 +7,7 @@ import { advance, freshState, windowLimit, type HosState } from './engine.js';
 import { HosError } from './errors.js';
 import { limitsOf } from './rules.js';
 import { availabilityOf, clocksFrom, read, violationsFrom } from './select.js';
-import { HOUR_MS, type DutyPeriod, type HosEvaluation, type NextRest, type RuleSet } from './types.js';
+import { HOUR_MS, type DutyPeriod, type HosEvaluation, type NextRest, type RuleSet, type Violation } from './types.js';
 
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
 const h2 = (n: number) => (n === Infinity ? '∞' : (Math.round(n * 100) / 100).toFixed(2));
@@ -39,7 +39,8 @@ export function replay(timeline: readonly DutyPeriod[], rules: RuleSet, at?: num
   validateTimeline(timeline);
   const end = at ?? timeline[timeline.length - 1]?.end;
   if (end === undefined) throw new HosError('INVALID_ARGUMENT', 'an empty timeline needs an evaluation time', 'at');
-  let s = freshState(rules, timeline[0]?.start ?? end);
+  // Before the first period nothing is known: a fresh driver.
+  let s = freshState(rules, Math.min(timeline[0]?.start ?? end, end));
   for (const p of timeline) {
     if (p.start >= end) break;
     const stop = Math.min(p.end, end);
@@ -59,7 +60,7 @@ export function evaluate(timeline: readonly DutyPeriod[], rules: RuleSet, at: nu
 }
 
 /** The independent auditor: every violation in the timeline, decided with the whole timeline in view. */
-export function audit(timeline: readonly DutyPeriod[], rules: RuleSet) {
+export function audit(timeline: readonly DutyPeriod[], rules: RuleSet): Violation[] {
   if (timeline.length === 0) return [];
   return violationsFrom(replay(timeline, rules));
 }
@@ -71,7 +72,7 @@ function splitRoom(s: HosState, open: Hyp['open']): number {
   const h = read(s).hyp;
   const drive = s.cumDrive - open.cumDrive;
   const onDuty = s.cumOnDuty - open.cumOnDuty;
-  const window = (s.at - open.end) / HOUR_MS;
+  const window = (s.at - open.splitEnd) / HOUR_MS;
   return Math.min(lim.driveHours - drive, windowLimit(lim, s, h, s.at) - window, lim.periodOnDutyHours - onDuty);
 }
 
@@ -98,7 +99,7 @@ function nextRestOf(s: HosState): NextRest {
   const split = lim.split;
   const open = h.open;
   if (split && open && !read(s).resetNow) {
-    const need = Math.max(split.shortMinHours, split.totalMinHours - open.hours, open.long ? 0 : split.longMinSleeperHours);
+    const need = Math.max(split.shortMinHours, split.totalMinHours - open.splitHours, open.long ? 0 : split.longMinSleeperHours);
     const room = splitRoom(s, open);
     if (need < lim.resetOffHours && room > after + 0.5 && canPair(split, open)) {
       const where = split.bothInSleeper || !open.long ? 'in the sleeper berth' : 'off duty or in the sleeper berth';

@@ -7,7 +7,7 @@
  * Audit of a plan:                 audit([...history, ...plan.timeline], rules)
  */
 import { advance as advanceState, freshState, type HosState } from './engine.js';
-import { evaluate, evaluateState, replay } from './evaluate.js';
+import { replay } from './evaluate.js';
 import { snapshotTimeline } from './snapshot.js';
 import { availabilityOf, clocksFrom, violationsFrom } from './select.js';
 import type { Availability, ClockSnapshot, DutyStatus, HosClocks, RuleSet, Violation } from './types.js';
@@ -38,5 +38,3 @@ export const clocksOf = (state: HosState): HosClocks => clocksFrom(state);
 export const availability = (state: HosState): Availability => availabilityOf(state);
 
 export const violationsOf = (state: HosState): Violation[] => violationsFrom(state);
-
-export { evaluate as evaluateTimeline };

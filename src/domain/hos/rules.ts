@@ -288,6 +288,10 @@ export function limitsOf(rules: RuleSet): HosLimits {
   const hit = cache.get(rules);
   if (hit) return hit;
   const o = rules.options ?? {};
+  const offset = o.homeTerminalUtcOffsetMinutes;
+  if (offset !== undefined && (!Number.isFinite(offset) || Math.abs(offset) > 14 * 60)) {
+    throw new HosError('INVALID_ARGUMENT', `homeTerminalUtcOffsetMinutes must be between -840 and 840 (got ${offset})`, 'rules.options.homeTerminalUtcOffsetMinutes');
+  }
   let l: HosLimits;
   switch (rules.id) {
     case 'US_PROPERTY_70_8':

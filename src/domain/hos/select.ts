@@ -7,7 +7,7 @@ import { hypCost, validAtEnd, type Hyp } from './chain.js';
 import { completeRest, longOffRoom, windowLimit, type HosState } from './engine.js';
 import { addOnDuty, cycleUsed, dayStart, recapturedTomorrow, rollTo } from './ledger.js';
 import { HOUR_MS, type Availability, type HosClocks, type LimitKind, type Violation } from './types.js';
-import { byTime, compareCost, toViolation, type VRec } from './violations.js';
+import { byTime, compareCost, EPS, toViolation, type VRec } from './violations.js';
 
 export interface Reading {
   readonly hyp: Hyp;
@@ -31,7 +31,7 @@ export function read(s: HosState): Reading {
     const done = completeRest(s, s.at);
     hyps = done.hyps;
     frozen = done.frozen;
-    resetNow = s.restHours >= s.lim.resetOffHours - 1e-7;
+    resetNow = s.restHours >= s.lim.resetOffHours - EPS;
   }
   const r: Reading = { hyp: pick(s, hyps), hyps, frozen, resetNow };
   readings.set(s, r);

@@ -5,8 +5,9 @@
  * Layout, backwards from `at`: the current duty period (on duty throughout, so the cycle includes it)
  * started `onDutyHours` ago after a full reset; its driving is `hoursDriven`, the last
  * `hoursSinceBreak` of it unbroken and, before that, a non-driving stretch of at least 30 minutes;
- * before the reset, the rest of the cycle's hours as on-duty shifts of at most 14 h, 24 h apart (so no
- * calendar day holds more than 14 h), inside the cycle's days; before those, a restart.
+ * before the reset, the rest of the cycle's hours as on-duty shifts of at most 14 h, each inside one
+ * calendar day and separated by full resets (and, for Canada's cycle 2, a 24-hour rest every 70
+ * hours), inside the cycle's days; before those, a restart.
  */
 import { HosError } from './errors.js';
 import { dayIndex, dayStart } from './ledger.js';
@@ -42,7 +43,7 @@ export function validateSnapshot(snapshot: ClockSnapshot, rules: RuleSet): void 
   if (driven - sinceBreak > EPS && onDuty - driven < lim.breakHours - EPS) {
     throw new HosError(
       'INVALID_SNAPSHOT',
-      `hoursSinceBreak (${sinceBreak}) < hoursDriven (${driven}) means a break of at least ${lim.breakHours * 60} minutes was taken in this duty period, but onDutyHours (${onDuty}) leaves only ${Math.max(0, onDuty - driven)} h not driving`,
+      `hoursSinceBreak (${sinceBreak}) < hoursDriven (${driven}) means a break of at least ${lim.breakHours * 60} minutes was taken in this duty period, but onDutyHours (${onDuty}) leaves only ${+Math.max(0, onDuty - driven).toFixed(4)} h not driving`,
       'hoursSinceBreak',
     );
   }

@@ -343,6 +343,10 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
       trip.wait(hours, place, `Early for the appointment at ${stop.name}: waiting ${round2(hours)} h off duty until the window opens`);
     }
     const late = appt?.latest !== undefined ? Math.max(0, (trip.t - appt.latest) / HOUR_MS) : 0;
+    if (trip.light) {
+      trip.dock(stop);
+      return;
+    }
     if (late > EPS_H) trip.warnings.push(`Stop ${index + 1} (${stop.name}) cannot be reached within its appointment window: ${round2(late)} h late`);
     trip.dock(stop);
     trip.stops.push({
