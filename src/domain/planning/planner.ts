@@ -89,21 +89,41 @@ function remainingDriveHours(path: RoutePath, leg: number, milesIntoLeg: number,
   return Math.max(0, path.totalMiles - path.legStart[leg]! - milesIntoLeg) / speed;
 }
 
-/** Shorter rests that complete a sleeper-berth split with an earlier qualifying period (valid only when they restore driving time). */
-const SPLIT_CANDIDATES: RestChoice[] = [
-  { kind: 'split', hours: 2, status: 'OFF_DUTY' },
-  { kind: 'split', hours: 3, status: 'OFF_DUTY' },
-  { kind: 'split', hours: 7, status: 'SLEEPER_BERTH' },
-  { kind: 'split', hours: 8, status: 'SLEEPER_BERTH' },
+/**
+ * Shorter rests that complete a sleeper-berth split with an earlier qualifying period. They are valid
+ * only when they restore driving time, and validity is monotone in length (whatever pairs with a 2-hour
+ * period pairs with a 3-hour one; whatever pairs with 7 hours in the sleeper pairs with 8), so the
+ * longer of each pair is checked first and the shorter only when the longer works.
+ */
+const SPLIT_PAIRS: [RestChoice, RestChoice][] = [
+  [
+    { kind: 'split', hours: 3, status: 'OFF_DUTY' },
+    { kind: 'split', hours: 2, status: 'OFF_DUTY' },
+  ],
+  [
+    { kind: 'split', hours: 8, status: 'SLEEPER_BERTH' },
+    { kind: 'split', hours: 7, status: 'SLEEPER_BERTH' },
+  ],
 ];
 
 const restores = (state: HosState, c: RestChoice) => availability(advance(state, c.status, c.hours)).driveHours >= MIN_DRIVE_H;
+
+/** The split rests available from this state, shortest first. */
+function validSplits(state: HosState): RestChoice[] {
+  const out: RestChoice[] = [];
+  for (const [longer, shorter] of SPLIT_PAIRS) {
+    if (!restores(state, longer)) continue;
+    if (restores(state, shorter)) out.push(shorter);
+    out.push(longer);
+  }
+  return out;
+}
 
 /** The shortest legal rest that lets the driver drive again (the lookahead's policy). */
 function shortestRest(limit: LimitKind, state: HosState): RestChoice {
   const standard = restFor(limit, state);
   if (standard.kind !== 'full') return standard;
-  return SPLIT_CANDIDATES.find((c) => restores(state, c)) ?? standard;
+  return validSplits(state)[0] ?? standard;
 }
 
 /**
@@ -388,8 +408,7 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
   const lookahead = (choice: RestChoice, driveLeft: number, docks: number): RestChoice => {
     if (choice.kind !== 'full') return choice;
     let best = { choice, hours: Infinity };
-    for (const cand of SPLIT_CANDIDATES) {
-      if (!restores(trip.state, cand)) continue; // no pairing completes
+    for (const cand of validSplits(trip.state)) {
       if (best.hours === Infinity) best.hours = finishHours(trip.state, choice, driveLeft, docks);
       const hours = finishHours(trip.state, cand, driveLeft, docks);
       if (hours < best.hours - 0.01) best = { choice: cand, hours };
