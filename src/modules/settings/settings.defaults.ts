@@ -27,3 +27,16 @@ export function defaultAlertSettings(): AlertSettings {
 export function defaultMonitoringSettings(intervalSeconds: number): MonitoringSettings {
   return { monitoringIntervalSeconds: intervalSeconds, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30 };
 }
+
+/** The HOS rule set the tenant plans and evaluates under (see src/domain/hos/README.md). */
+export interface HosSettings {
+  ruleSet: 'US_PROPERTY_70_8' | 'US_PROPERTY_60_7' | 'TEXAS_INTRASTATE' | 'CALIFORNIA_INTRASTATE' | 'CANADA_CYCLE_1' | 'CANADA_CYCLE_2';
+  adverseDrivingConditions: boolean;
+  shortHaul16Hour: boolean;
+  shortHaul150AirMile: boolean;
+  homeTerminalUtcOffsetMinutes: number;
+}
+
+export function defaultHosSettings(): HosSettings {
+  return { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 };
+}

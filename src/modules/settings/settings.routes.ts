@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type TSchema, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
@@ -19,10 +19,20 @@ const monitoringFields = {
   hosWarningThresholdMinutes: Type.Number({ minimum: 5, maximum: 660 }),
 };
 
+const hosFields = {
+  ruleSet: Type.Union(
+    ['US_PROPERTY_70_8', 'US_PROPERTY_60_7', 'TEXAS_INTRASTATE', 'CALIFORNIA_INTRASTATE', 'CANADA_CYCLE_1', 'CANADA_CYCLE_2'].map((r) => Type.Literal(r)),
+  ),
+  adverseDrivingConditions: Type.Boolean(),
+  shortHaul16Hour: Type.Boolean(),
+  shortHaul150AirMile: Type.Boolean(),
+  homeTerminalUtcOffsetMinutes: Type.Integer({ minimum: -720, maximum: 840, description: 'Where the cycle days begin: minutes east of UTC of the home terminal' }),
+};
+
 const AlertSettings = Type.Object(alertFields);
 const MonitoringSettings = Type.Object(monitoringFields);
-const Settings = Type.Object({ alerts: AlertSettings, monitoring: MonitoringSettings });
-const partial = (fields: Record<string, ReturnType<typeof Type.Number> | ReturnType<typeof Type.Boolean> | ReturnType<typeof Type.Integer>>) =>
+const Settings = Type.Object({ alerts: AlertSettings, monitoring: MonitoringSettings, hos: Type.Object(hosFields) });
+const partial = (fields: Record<string, TSchema>) =>
   Type.Object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])), { additionalProperties: false, minProperties: 1 });
 
 export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
@@ -54,5 +64,20 @@ export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
       schema: { tags, security, summary: 'Update monitoring settings (the fields given; OWNER or ADMIN)', body: partial(monitoringFields), response: { 200: Settings, ...errorResponses(400, 401, 403, 429) } },
     },
     async (request) => settings.updateMonitoring(tenantCtx(request), request.body as never),
+  );
+
+  app.put(
+    '/api/v1/tenant/settings/hos',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Update the HOS rule set used for planning and driver clocks (the fields given; OWNER or ADMIN)',
+        body: partial(hosFields),
+        response: { 200: Settings, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => settings.updateHos(tenantCtx(request), request.body as never),
   );
 }

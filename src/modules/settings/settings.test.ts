@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { DB_KINDS } from '../../../test/helpers/db.js';
-import { createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
+import { createDriver, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
 
 describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
   let t: TestApp;
@@ -26,7 +26,20 @@ describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
         enableMechanicalAlerts: true,
       },
       monitoring: { monitoringIntervalSeconds: 60, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30 },
+      hos: { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 },
     });
+  });
+
+  it('switches the HOS rule set, which then governs the driver clocks', async () => {
+    const tenant = await createTenant(t.app);
+    const res = await t.app.inject({ method: 'PUT', url: '/api/v1/tenant/settings/hos', headers: tenant.auth, payload: { ruleSet: 'US_PROPERTY_60_7' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().hos.ruleSet).toBe('US_PROPERTY_60_7');
+    const driver = await createDriver(t.app, tenant.auth);
+    const hos = await t.app.inject({ method: 'GET', url: `/api/v1/drivers/${driver.id}/hos`, headers: tenant.auth });
+    expect(hos.json()).toMatchObject({ ruleSet: 'US_PROPERTY_60_7', cycleTimeRemaining: 60 });
+    const bad = await t.app.inject({ method: 'PUT', url: '/api/v1/tenant/settings/hos', headers: tenant.auth, payload: { ruleSet: 'MARS_RULES' } });
+    expect(bad.statusCode).toBe(400);
   });
 
   it('updates alert and monitoring settings (the fields given) and keeps them per tenant', async () => {
