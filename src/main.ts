@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { offlineGeocoder } from './infra/geocoding/index.js';
 
 async function main(): Promise<void> {
   let config;
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp({ config });
+  // Load the offline gazetteer now (about a second) rather than in the first planning request.
+  offlineGeocoder().geocode('Dallas, TX');
   // Workers (monitoring, webhook delivery, integration sync) join PROCESS_ROLES as they are built.
   if (config.processRoles.includes('api')) {
     await app.listen({ port: config.port, host: config.host });

@@ -158,6 +158,32 @@ describe('planner: the tenant’s own sites', () => {
   });
 });
 
+describe('planner: fuel prices', () => {
+  it('buys where diesel is cheapest when prices are known', () => {
+    const stops = [stop('Dallas, TX'), stop('Newark, NJ')];
+    const legs = buildInput(stops).legs;
+    const along = (fraction: number) => {
+      const g = legs[0]!.geometry;
+      return g[Math.round(fraction * (g.length - 1))]!;
+    };
+    const prices = [
+      { name: 'Pricey Fuel', pricePerGallon: 4.9, ...along(0.3) },
+      { name: 'Cheap Diesel', pricePerGallon: 3.1, ...along(0.4) },
+      { name: 'Average Stop', pricePerGallon: 4.2, ...along(0.7) },
+    ];
+    const input = buildInput(stops, { fuel: { enabled: true, tankGallons: 200, mpg: 6.5, startingGallons: 80, defaultPricePerGallon: 4.5, prices } });
+    const plan = planRoute(input);
+    const fuel = plan.segments.filter((s): s is Extract<Segment, { type: 'fuel' }> => s.type === 'fuel');
+    const cheap = fuel.find((f) => f.location === 'Cheap Diesel');
+    expect(cheap).toBeDefined();
+    expect(cheap!.price_per_gallon).toBe(3.1);
+    expect(fuel.find((f) => f.location === 'Pricey Fuel')).toBeUndefined();
+    // The cheap stop fills most of the tank.
+    expect(cheap!.gallons).toBeGreaterThan(100);
+    expect(planProblems(input, plan, [])).toEqual([]);
+  });
+});
+
 describe('planner: rule sets', () => {
   it('plans under the 60-hour/7-day rule and Texas intrastate limits without violations', () => {
     for (const id of ['US_PROPERTY_60_7', 'TEXAS_INTRASTATE', 'CALIFORNIA_INTRASTATE', 'CANADA_CYCLE_1'] as const) {
