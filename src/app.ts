@@ -59,11 +59,20 @@ const REDACT = [
   '*.key',
 ];
 
+/**
+ * RFC 3339 admits a leap second (23:59:60) that Date cannot represent (Date.parse gives NaN): such a
+ * timestamp is refused by the schema (400) instead of reaching a service as an invalid date (500).
+ */
+function representableDates(ajv: Ajv): Ajv {
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  return ajv.addFormat('date-time', { type: 'string', validate: (s: string) => rfc3339.validate(s) && !Number.isNaN(Date.parse(s)), compare: rfc3339.compare });
+}
+
 function validators() {
   const base = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
-  const body = addFormats(new Ajv({ ...base, coerceTypes: false }));
+  const body = representableDates(addFormats(new Ajv({ ...base, coerceTypes: false })));
   // Query strings and path parameters arrive as text: coerce them to the declared types.
-  const text = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+  const text = representableDates(addFormats(new Ajv({ ...base, coerceTypes: 'array' })));
   return { body, text };
 }
 

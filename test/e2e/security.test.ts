@@ -23,7 +23,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { adminAction, adminToken, buildDriver, createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route';
 type ExpectedAccess =
   | { auth: 'public'; rateLimit?: boolean }
   | { auth: 'platform' }
@@ -35,8 +35,8 @@ interface Sample {
   /** Which resource the route's single path parameter names. */
   param?: Kind;
   query?: string;
-  /** A valid body; `u` is unique per call so creates do not collide. */
-  body?: (u: string) => unknown;
+  /** A valid body; `u` is unique per call so creates do not collide; `w` is the world the request is sent to. */
+  body?: (u: string, w: World) => unknown;
   /** Sent as text with this content type (default: JSON). */
   contentType?: string;
 }
@@ -89,6 +89,11 @@ const SAMPLES: Record<string, Sample> = {
   'DELETE /api/v1/drivers/:driverId': { access: tenant('drivers:write'), param: 'driver' },
   'POST /api/v1/drivers/:driverId/reactivate': { access: tenant('drivers:write'), param: 'driver' },
 
+  // Driver HOS and the duty-status log.
+  'GET /api/v1/drivers/:driverId/hos': { access: tenant('hos:read'), param: 'driver' },
+  'POST /api/v1/drivers/:driverId/duty-status': { access: tenant('duty-status:write'), param: 'driver', body: () => ({ status: 'ON_DUTY_NOT_DRIVING', note: 'security suite' }) },
+  'GET /api/v1/drivers/:driverId/duty-status': { access: tenant('hos:read'), param: 'driver', query: 'limit=10' },
+
   // Vehicles.
   'POST /api/v1/vehicles': { access: tenant('vehicles:write'), body: (u) => ({ unitNumber: `U-${u}`, make: 'Freightliner', year: 2021 }) },
   'GET /api/v1/vehicles': { access: tenant('vehicles:read'), query: 'status=ACTIVE&page=1&pageSize=5' },
@@ -116,10 +121,34 @@ const SAMPLES: Record<string, Sample> = {
     body: (u) => `name,type,latitude,longitude,externalId\nYard ${u},YARD,33.01,-97.02,ext-${u}\n`,
   },
 
+  // Routes and rest recommendations.
+  'POST /api/v1/routes/plan': {
+    access: tenant('routes:write'),
+    body: (_u, w) => ({ driverId: w.ids.driver, stops: [{ name: 'Dallas yard', latitude: 32.78, longitude: -96.8 }, { address: 'Fort Worth, TX' }] }),
+  },
+  'GET /api/v1/routes': { access: tenant('routes:read'), query: 'status=PLANNED&page=1&pageSize=5' },
+  'GET /api/v1/routes/:planId': { access: tenant('routes:read'), param: 'route' },
+  'POST /api/v1/routes/:planId/activate': { access: tenant('routes:write'), param: 'route' },
+  'POST /api/v1/routes/:planId/complete': { access: tenant('routes:write'), param: 'route' },
+  'POST /api/v1/routes/:planId/cancel': { access: tenant('routes:write'), param: 'route', body: () => ({ reason: 'security suite' }) },
+  'POST /api/v1/routes/:planId/positions': { access: tenant('positions:write'), param: 'route', body: () => ({ latitude: 32.9, longitude: -97.0, speedMph: 55 }) },
+  'GET /api/v1/routes/:planId/positions': { access: tenant('routes:read'), param: 'route', query: 'limit=5' },
+  'POST /api/v1/rest/recommend': {
+    access: tenant('rest:recommend'),
+    body: () => ({
+      current_location: { latitude: 35.22, longitude: -101.83, name: 'Amarillo truck stop' },
+      driver_state: { hours_driven: 9, on_duty_hours: 10, hours_since_break: 1, cycle_hours_used: 40 },
+      dock_duration_hours: 0,
+      remaining_route_hours: 5,
+      is_dedicated_rest_stop: true,
+    }),
+  },
+
   // Settings.
   'GET /api/v1/tenant/settings': { access: tenant('settings:read') },
   'PUT /api/v1/tenant/settings/alerts': { access: tenant('settings:write'), body: () => ({ enableWeatherAlerts: true, hosApproachingThresholdHours: 1 }) },
   'PUT /api/v1/tenant/settings/monitoring': { access: tenant('settings:write'), body: () => ({ monitoringIntervalSeconds: 60 }) },
+  'PUT /api/v1/tenant/settings/hos': { access: tenant('settings:write'), body: () => ({ ruleSet: 'US_PROPERTY_70_8' }) },
 
   // Platform administration.
   'GET /api/v1/admin/tenants': { access: PLATFORM, query: 'status=PENDING_APPROVAL&page=1&pageSize=5' },
@@ -241,6 +270,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
         vehicle: await create('/api/v1/vehicles', { unitNumber: `V-${unique()}` }),
         load: await create('/api/v1/loads', { referenceNumber: `L-${unique()}` }),
         location: await create('/api/v1/locations', { name: 'Victim Yard', type: 'YARD', latitude: 32.9, longitude: -97.1 }),
+        route: await create('/api/v1/routes/plan', { driverId: driver.id, stops: [{ latitude: 32.78, longitude: -96.8 }, { latitude: 32.75, longitude: -97.33 }] }),
       },
       roles: { OWNER: owner.auth },
       ownerKey,
@@ -258,7 +288,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
     const s = c.sample;
     let url = c.url.replace(/:\w+/, () => w.ids[s.param!]);
     if (s.query) url += `?${s.query}`;
-    const body = c.method === 'GET' || c.method === 'HEAD' ? undefined : s.body?.(unique());
+    const body = c.method === 'GET' || c.method === 'HEAD' ? undefined : s.body?.(unique(), w);
     const withType = s.contentType && body !== undefined ? { ...headers, 'content-type': s.contentType } : headers;
     return t.app.inject({ method: c.method as 'GET', url, headers: withType, ...(body !== undefined ? { payload: body as object } : {}) });
   }
@@ -431,6 +461,10 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
     expect((await get(`/api/v1/vehicles/${B.ids.vehicle}`)).status).toBe('ACTIVE');
     expect((await get(`/api/v1/loads/${B.ids.load}`)).status).toBe('PENDING');
     expect((await get(`/api/v1/locations/${B.ids.location}`)).name).toBe('Victim Yard');
+    expect(await get(`/api/v1/routes/${B.ids.route}`)).toMatchObject({ status: 'PLANNED', activatedAt: null, cancelledAt: null });
+    expect((await get(`/api/v1/routes/${B.ids.route}/positions`)).data).toEqual([]);
+    expect((await get(`/api/v1/drivers/${B.ids.driver}/duty-status`)).data).toEqual([]);
+    expect(await get(`/api/v1/drivers/${B.ids.driver}/hos`)).toMatchObject({ currentDutyStatus: 'OFF_DUTY', lastStatusChange: null });
   });
 
   // Last, because it moves the shared clock past every access token's lifetime.

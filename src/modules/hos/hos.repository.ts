@@ -81,7 +81,8 @@ export function toTimeline(events: DutyEvent[], since: number, now: number): Dut
   const out: DutyPeriod[] = [];
   events.forEach((e, i) => {
     const start = Math.max(since, Date.parse(e.at));
-    const end = i + 1 < events.length ? Date.parse(events[i + 1]!.at) : now;
+    // Statuses logged after `now` (a departure in the past, or device clock drift) are not history yet.
+    const end = Math.min(now, i + 1 < events.length ? Date.parse(events[i + 1]!.at) : now);
     if (end > start) out.push({ status: e.status, start, end });
   });
   return out;

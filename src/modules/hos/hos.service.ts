@@ -74,8 +74,8 @@ export function hosService(deps: Deps) {
   const { db, clock } = deps;
 
   /** A DRIVER user reaches only their own driver profile; others are "not found". */
-  async function driverFor(tx: Tx, ctx: TenantContext, driverId: string): Promise<DriverRecord> {
-    const driver = await findDriver(tx, ctx.tenantId, driverId);
+  async function driverFor(tx: Tx, ctx: TenantContext, driverId: string, forUpdate = false): Promise<DriverRecord> {
+    const driver = await findDriver(tx, ctx.tenantId, driverId, forUpdate);
     if (!driver || (ctx.role === 'DRIVER' && driver.userId !== ctx.userId)) throw notFound('Driver');
     return driver;
   }
@@ -93,7 +93,9 @@ export function hosService(deps: Deps) {
 
     async log(ctx: TenantContext, driverId: string, q: { from?: string; to?: string; limit: number }) {
       const now = clock.now();
-      const to = q.to ? new Date(q.to) : now;
+      // By default the log runs to its newest status, including one logged just now (the range is
+      // half-open, [from, to)) or up to a minute ahead of the server's clock (device drift).
+      const to = q.to ? new Date(q.to) : new Date(now.getTime() + FUTURE_TOLERANCE_MS + 1);
       const from = q.from ? new Date(q.from) : new Date(to.getTime() - 8 * 24 * HOUR_MS);
       if (from >= to) throw invalid('Validation failed', [{ field: 'querystring.from', message: 'must be before to' }]);
       return db.tenant(ctx.tenantId, async (tx) => {
@@ -116,7 +118,8 @@ export function hosService(deps: Deps) {
         throw invalid('Validation failed', [{ field: 'body.latitude', message: 'latitude and longitude go together' }]);
       }
       return db.tenant(ctx.tenantId, async (tx) => {
-        const driver = await driverFor(tx, ctx, driverId);
+        // The driver row is locked so that concurrent appends see each other: the log stays append-only.
+        const driver = await driverFor(tx, ctx, driverId, true);
         if (driver.status !== 'ACTIVE') throw invalidState(`Driver is ${driver.status}; only ACTIVE drivers record duty status`);
         const last = await lastDutyEvent(tx, ctx.tenantId, driverId);
         if (last && Date.parse(last.at) >= at.getTime()) {
