@@ -44,7 +44,8 @@ function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation) {
     currentOnDutyTime: round2(c.onDutyHours),
     currentCycleUsed: round2(c.cycleHoursUsed),
     hoursSinceLastBreak: round2(c.hoursSinceBreak),
-    lastRestartDate: c.lastRestartAt === null ? null : new Date(c.lastRestartAt).toISOString(),
+    // With nothing logged the engine assumes a rested driver; that is no restart anyone took.
+    lastRestartDate: c.lastRestartAt === null || h.events.length === 0 ? null : new Date(c.lastRestartAt).toISOString(),
     driveTimeRemaining: round2(c.driveRemaining),
     dutyTimeRemaining: round2(c.windowRemaining),
     cycleTimeRemaining: round2(c.cycleRemaining),

@@ -78,6 +78,13 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
         const load = body.loadId ? await findLoadForPlan(tx, ctx.tenantId, body.loadId) : null;
         if (body.loadId && !load) throw notFound('Load');
         if (load && (load.status === 'DELIVERED' || load.status === 'CANCELLED')) throw invalidState(`Load ${load.referenceNumber} is ${load.status}`);
+        if (load) {
+          const { rows } = await tx.query<{ id: string }>(
+            "SELECT id FROM route_plans WHERE tenant_id = $1 AND load_id = $2 AND status IN ('PLANNED', 'ACTIVE') LIMIT 1",
+            [ctx.tenantId, load.id],
+          );
+          if (rows[0]) throw invalidState(`Load ${load.referenceNumber} is already on route ${rows[0].id}; cancel that route first`);
+        }
         const history = body.driverState ? null : await driverHistory(tx, ctx.tenantId, driver.id, departure);
         const rules = history?.rules ?? (await tenantRuleSet(tx, ctx.tenantId));
         const sites: RestSite[] = await restSitesOf(tx, ctx.tenantId);
@@ -136,7 +143,8 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
         });
       } catch (err) {
         if (err instanceof PlanningError && err.code === 'UNPLANNABLE') throw invalid(err.message);
-        if (isHosError(err)) {
+        // Only a manual snapshot can be impossible; the log is validated as it is written.
+        if (isHosError(err) && driverState) {
           throw new DomainError('VALIDATION', 'Validation failed', [{ field: err.field ? `body.driverState.${err.field}` : 'body.driverState', message: err.message }]);
         }
         throw err;

@@ -330,6 +330,8 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
 
     // A load without addresses needs stops; a delivered one cannot be planned.
     const bare = await createLoad(acme.auth, { originAddress: null, destinationAddress: null });
+    // The load is on this route now: a second plan for it is refused until the first is cancelled.
+    await expect400({ driverId, loadId: load.id, departureTime: DEPART }, { message: new RegExp(`already on route ${p.id}`) });
     await expect400({ driverId, loadId: bare.id }, { message: /no origin and destination address/, field: 'body.stops' });
     const done = await createLoad(acme.auth);
     expect((await inject({ method: 'POST', url: `/api/v1/loads/${done.id}/status`, headers: acme.auth, payload: { status: 'CANCELLED' } })).statusCode).toBe(200);
@@ -440,7 +442,8 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
   it('distanceMethod osrm: 400 without OSRM_URL; road distances from the mapping service when configured; NoRoute → 400', async () => {
     await expect400({ driverId, departureTime: DEPART, stops: SHORT_TRIP, options: { distanceMethod: 'osrm' } }, { message: 'Validation failed', field: 'body.options.distanceMethod' });
 
-    const sandbox: OsrmSandbox = await startOsrmSandbox();
+    // The sandbox has no road to Amarillo's surroundings west of -103° (a stand-in for a closed road network).
+    const sandbox: OsrmSandbox = await startOsrmSandbox({ noRoute: (points) => points.some((p) => p.longitude < -103) });
     const osrmClock = new FakeClock(START);
     const o = await buildTestApp(kind, { clock: osrmClock, env: { OSRM_URL: sandbox.url } });
     try {
@@ -466,15 +469,27 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
       expect(great.json<Plan>().summary.totalDistanceMiles).toBeCloseTo(gc, 0);
       expect(sandbox.requests.length).toBe(1);
 
-      // Los Angeles → Honolulu: no road between the land masses.
-      const island = await o.app.inject({
+      // The mapping service finds no route: a 400 that says so.
+      const noRoad = await o.app.inject({
         method: 'POST',
         url: '/api/v1/routes/plan',
         headers: tenant.auth,
-        payload: body('osrm', [{ address: 'Los Angeles, CA' }, { name: 'Honolulu', latitude: 21.307, longitude: -157.858 }]),
+        payload: body('osrm', [{ address: 'Dallas, TX' }, { name: 'Santa Fe', latitude: 35.687, longitude: -105.938 }]),
       });
-      expect(island.statusCode, island.body).toBe(400);
-      expect(island.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/no road route/) });
+      expect(noRoad.statusCode, noRoad.body).toBe(400);
+      expect(noRoad.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/no road route/) });
+
+      // Los Angeles → Honolulu: no road between the land masses, whatever the distance method.
+      for (const method of ['osrm', 'haversine']) {
+        const island = await o.app.inject({
+          method: 'POST',
+          url: '/api/v1/routes/plan',
+          headers: tenant.auth,
+          payload: body(method, [{ address: 'Los Angeles, CA' }, { name: 'Honolulu', latitude: 21.307, longitude: -157.858 }]),
+        });
+        expect(island.statusCode, island.body).toBe(400);
+        expect(island.json().message).toBe('Stop 2 (Honolulu) cannot be reached by road from stop 1 (Los Angeles, CA)');
+      }
       const list = await o.app.inject({ method: 'GET', url: '/api/v1/routes', headers: tenant.auth });
       expect(list.json().total).toBe(2);
     } finally {

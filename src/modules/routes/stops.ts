@@ -1,4 +1,4 @@
-import { isInNorthAmerica } from '../../domain/geo/region.js';
+import { isInNorthAmerica, landMassOf } from '../../domain/geo/region.js';
 import type { PlanStop, StopType } from '../../domain/planning/types.js';
 import { DomainError, type ErrorDetail } from '../../lib/errors.js';
 import type { PlanningPorts } from './planning-ports.js';
@@ -71,7 +71,15 @@ export function resolveStops(input: StopInput[] | undefined, load: LoadForPlan |
     };
   });
   if (details.length > 0) throw fail(details);
-  return resolved as PlanStop[];
+  const planned = resolved as PlanStop[];
+  // A truck cannot drive between the mainland, Hawaii and the Caribbean: no plan, whatever the distance method.
+  planned.slice(1).forEach((s, i) => {
+    if (landMassOf(s) !== landMassOf(planned[i]!)) {
+      details.push({ field: `body.stops.${i + 1}`, message: `Stop ${i + 2} (${s.name}) cannot be reached by road from stop ${i + 1} (${planned[i]!.name})` });
+    }
+  });
+  if (details.length > 0) throw fail(details);
+  return planned;
 }
 
 function stopsFromLoad(load: LoadForPlan | null): StopInput[] {
