@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../geo/geodesy.js';
 import { HOUR_MS, ruleSet } from '../hos/index.js';
+import { formatIso } from './iso.js';
 import { planRoute } from './planner.js';
 import { optimizeStopOrder } from './stop-order.js';
 import { buildInput, CITIES, planProblems, stop } from './test-support.js';
@@ -229,5 +231,16 @@ describe('stop order optimisation', () => {
     expect(order).toHaveLength(10);
     expect(order[0]!.name).toBe(names[0]);
     expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+});
+
+describe('ISO formatting', () => {
+  it('writes exactly what Date#toISOString writes', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (ms, frac) => {
+        expect(formatIso(ms + frac)).toBe(new Date(Math.round(ms + frac)).toISOString());
+      }),
+      { numRuns: 5000, seed: 7 },
+    );
   });
 });

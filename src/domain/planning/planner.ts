@@ -19,6 +19,7 @@ import {
 import { HOUR_MS, type DutyPeriod, type DutyStatus, type LimitKind } from '../hos/types.js';
 import { recommendRest } from '../rest/rest-optimizer.js';
 import { legAt, planFuel, type FuelPlanStop } from './fuel-plan.js';
+import { formatIso } from './iso.js';
 import { RoutePath, type SiteOnRoute } from './route-path.js';
 import type { HosStateAfter, NamedPoint, PlanInput, PlanResult, PlanStop, Point, Segment, StopEta } from './types.js';
 
@@ -45,7 +46,7 @@ export class PlanningError extends Error {
 type RestChoice = { kind: 'break' | 'full' | 'split' | 'restart'; hours: number; status: DutyStatus };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
+const iso = formatIso;
 
 function hosAfter(state: HosState): HosStateAfter {
   const c = clocksOf(state);
@@ -387,7 +388,10 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
     let choice = restFor(limit, trip.state);
     const driveLeft = remainingDriveHours(path, trip.leg, trip.milesIntoLeg, speed);
     const docks = dockHoursAfter(trip.leg);
-    if (trip.light) return { choice: lookahead(choice, driveLeft, docks), reason: '' };
+    // The light first pass only needs where rests fall (for fuel planning); the split lookahead and the
+    // optimizer's reasoning are left to the pass that writes the plan.
+    if (trip.light) return { choice, reason: '' };
+    if (choice.kind !== 'full') return { choice, reason: restReason(choice, limit, '') };
     const here = trip.here();
     const place = { name: input.nameNear(here), ...here };
     // The rest optimizer states the category; the lookahead decides between a full rest and a split.

@@ -357,7 +357,7 @@ const clean = (x: number): number => Math.round(x * 1e6) / 1e6;
 const nonNeg = (x: number): number => clean(Math.max(0, x));
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 /** "11 h", "1.5 h", "0.25 h". */
-const h = (x: number): string => `${Number(x.toFixed(2))} h`;
+const h = (x: number): string => `${Math.round(x * 100) / 100} h`;
 
 /** 30-minute breaks needed to drive x hours when the break clock has `breakRem` hours left. */
 export function breaksNeeded(x: number, breakRem: number, breakLimit: number): number {
