@@ -16,7 +16,7 @@ export interface FuelPlanStop extends Point {
   fuelOnDepartureGallons: number;
 }
 
-const FALLBACK_SPACING_MILES = 150;
+const FALLBACK_SPACING_MILES = 200;
 const PRICE_MATCH_MILES = 10;
 
 export function planFuel(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], restMiles: number[]): { stops: FuelPlanStop[]; warning?: string } {
