@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { selectPage } from '../../db/sql.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { invalidState, notFound } from '../../lib/errors.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
@@ -38,15 +39,10 @@ export function apiKeysService(deps: Deps) {
     },
 
     async list(ctx: TenantContext, page: number, pageSize: number) {
-      return db.tenant(ctx.tenantId, async (tx) => {
-        const { rows } = await tx.query(
-          `SELECT *, count(*) OVER () AS total FROM api_keys WHERE tenant_id = $1
-            ORDER BY created_at DESC, id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-          [ctx.tenantId],
-        );
-        const total = rows.length > 0 ? Number(rows[0]!.total) : (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE tenant_id = $1', [ctx.tenantId])).rows[0]!.n;
-        return { data: rows.map(toKey), total, page, pageSize };
-      });
+      const { rows, total } = await db.tenant(ctx.tenantId, (tx) =>
+        selectPage(tx, { from: 'api_keys', where: 'tenant_id = $1', orderBy: 'created_at DESC, id' }, [ctx.tenantId], page, pageSize),
+      );
+      return { data: rows.map(toKey), total, page, pageSize };
     },
 
     async revoke(ctx: TenantContext, id: string) {

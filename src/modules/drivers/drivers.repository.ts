@@ -1,3 +1,4 @@
+import { selectPage, updateFields } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import { iso, isoOrNull, likePattern } from '../../lib/rows.js';
 
@@ -106,21 +107,18 @@ export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter
       `(first_name ILIKE ${p} OR last_name ILIKE ${p} OR (first_name || ' ' || last_name) ILIKE ${p} OR license_number ILIKE ${p} OR truck_number ILIKE ${p})`,
     );
   }
-  const clause = where.join(' AND ');
-  // One statement: the page and the total (window count) together.
-  const { rows } = await tx.query(
-    `SELECT id, first_name, last_name, license_number, license_state, truck_number, status, current_hours_driven, current_on_duty_time,
-            count(*) OVER () AS total
-       FROM drivers WHERE ${clause}
-      ORDER BY last_name, first_name, id
-      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+  const { rows, total } = await selectPage(
+    tx,
+    {
+      select: 'id, first_name, last_name, license_number, license_state, truck_number, status, current_hours_driven, current_on_duty_time',
+      from: 'drivers',
+      where: where.join(' AND '),
+      orderBy: 'last_name, first_name, id',
+    },
     params,
+    page,
+    pageSize,
   );
-  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
-  if (rows.length === 0 && page > 1) {
-    const c = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM drivers WHERE ${clause}`, params);
-    total = c.rows[0]?.n ?? 0;
-  }
   return {
     total,
     data: rows.map((r) => ({
@@ -138,17 +136,8 @@ export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter
 }
 
 export async function updateDriverFields(tx: Tx, tenantId: string, id: string, changes: Partial<DriverFields>, now: Date): Promise<DriverRecord | null> {
-  const sets: string[] = [];
-  const params: unknown[] = [tenantId, id, now];
-  for (const [key, value] of Object.entries(changes) as [keyof DriverFields, string | null][]) {
-    params.push(value);
-    sets.push(`${COLUMNS[key]} = $${params.length}`);
-  }
-  const { rows } = await tx.query(
-    `UPDATE drivers SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE tenant_id = $1 AND id = $2 RETURNING *`,
-    params,
-  );
-  return rows[0] ? toDriver(rows[0]) : null;
+  const row = await updateFields(tx, 'drivers', COLUMNS, tenantId, id, changes, now);
+  return row ? toDriver(row) : null;
 }
 
 export async function setDriverStatus(tx: Tx, tenantId: string, id: string, status: DriverStatus, now: Date): Promise<DriverRecord> {

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { selectPage } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { DomainError, forbidden, invalid, invalidState, isUniqueViolation, notFound } from '../../lib/errors.js';
@@ -97,14 +98,10 @@ export function invitationsService(deps: Deps, auth: AuthService) {
 
     async list(ctx: TenantContext, page: number, pageSize: number) {
       const now = clock.now();
-      return db.tenant(ctx.tenantId, async (tx) => {
-        const { rows } = await tx.query(
-          `SELECT *, count(*) OVER () AS total FROM user_invitations WHERE tenant_id = $1 ORDER BY created_at DESC, id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-          [ctx.tenantId],
-        );
-        const total = rows.length > 0 ? Number(rows[0]!.total) : (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM user_invitations WHERE tenant_id = $1', [ctx.tenantId])).rows[0]!.n;
-        return { data: rows.map((r) => toInvitation(r, now)), total, page, pageSize };
-      });
+      const { rows, total } = await db.tenant(ctx.tenantId, (tx) =>
+        selectPage(tx, { from: 'user_invitations', where: 'tenant_id = $1', orderBy: 'created_at DESC, id' }, [ctx.tenantId], page, pageSize),
+      );
+      return { data: rows.map((r) => toInvitation(r, now)), total, page, pageSize };
     },
 
     async revoke(ctx: TenantContext, id: string) {

@@ -1,3 +1,4 @@
+import { selectPage, updateFields } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import { iso, isoOrNull, likePattern } from '../../lib/rows.js';
 
@@ -86,35 +87,13 @@ export async function listLoads(tx: Tx, tenantId: string, filter: LoadFilter, pa
     const p = `$${params.length}`;
     where.push(`(reference_number ILIKE ${p} OR customer ILIKE ${p})`);
   }
-  const clause = where.join(' AND ');
-  // Newest first; the id breaks ties so pages never overlap.
-  const { rows } = await tx.query(
-    `SELECT *, count(*) OVER () AS total FROM loads WHERE ${clause}
-      ORDER BY created_at DESC, id
-      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-    params,
-  );
-  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
-  if (rows.length === 0 && page > 1) {
-    const c = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM loads WHERE ${clause}`, params);
-    total = c.rows[0]?.n ?? 0;
-  }
+  const { rows, total } = await selectPage(tx, { from: 'loads', where: where.join(' AND '), orderBy: 'created_at DESC, id' }, params, page, pageSize);
   return { total, data: rows.map(toLoad) };
 }
 
 export async function updateLoadFields(tx: Tx, tenantId: string, id: string, changes: Partial<LoadFields>, now: Date): Promise<LoadRecord | null> {
-  const sets: string[] = [];
-  const params: unknown[] = [tenantId, id, now];
-  for (const [key, value] of Object.entries(changes) as [keyof LoadFields, unknown][]) {
-    if (value === undefined) continue;
-    params.push(value);
-    sets.push(`${COLUMNS[key]} = $${params.length}`);
-  }
-  const { rows } = await tx.query(
-    `UPDATE loads SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE tenant_id = $1 AND id = $2 RETURNING *`,
-    params,
-  );
-  return rows[0] ? toLoad(rows[0]) : null;
+  const row = await updateFields(tx, 'loads', COLUMNS, tenantId, id, changes, now);
+  return row ? toLoad(row) : null;
 }
 
 export async function setLoadStatus(tx: Tx, tenantId: string, id: string, status: LoadStatus, now: Date): Promise<LoadRecord> {

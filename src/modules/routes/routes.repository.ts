@@ -1,3 +1,4 @@
+import { selectPage } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import { iso, isoOrNull } from '../../lib/rows.js';
 import type { PlanResult } from '../../domain/planning/types.js';
@@ -113,22 +114,19 @@ export async function listRoutes(
     params.push(f.driverUserId);
     where.push(`d.user_id = $${params.length}`);
   }
-  const clause = where.join(' AND ');
-  const { rows } = await tx.query(
-    `SELECT r.id, r.status, r.driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
-            r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason, count(*) OVER () AS total
-       FROM route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id
-      WHERE ${clause} ORDER BY r.created_at DESC, r.id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+  const { rows, total } = await selectPage(
+    tx,
+    {
+      select: `r.id, r.status, r.driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
+               r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason`,
+      from: 'route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id',
+      where: where.join(' AND '),
+      orderBy: 'r.created_at DESC, r.id',
+    },
     params,
+    page,
+    pageSize,
   );
-  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
-  if (rows.length === 0 && page > 1) {
-    const c = await tx.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id WHERE ${clause}`,
-      params,
-    );
-    total = c.rows[0]?.n ?? 0;
-  }
   return { data: rows.map(toRoute), total };
 }
 

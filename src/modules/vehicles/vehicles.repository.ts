@@ -1,3 +1,4 @@
+import { selectPage, updateFields } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import { iso, likePattern } from '../../lib/rows.js';
 
@@ -84,33 +85,11 @@ export async function listVehicles(tx: Tx, tenantId: string, filter: VehicleFilt
     const p = `$${params.length}`;
     where.push(`(unit_number ILIKE ${p} OR vin ILIKE ${p} OR license_plate ILIKE ${p} OR make ILIKE ${p} OR model ILIKE ${p})`);
   }
-  const clause = where.join(' AND ');
-  // One statement: the page and the total (window count) together.
-  const { rows } = await tx.query(
-    `SELECT *, count(*) OVER () AS total FROM vehicles WHERE ${clause}
-      ORDER BY upper(unit_number), id
-      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-    params,
-  );
-  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
-  if (rows.length === 0 && page > 1) {
-    const c = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM vehicles WHERE ${clause}`, params);
-    total = c.rows[0]?.n ?? 0;
-  }
+  const { rows, total } = await selectPage(tx, { from: 'vehicles', where: where.join(' AND '), orderBy: 'upper(unit_number), id' }, params, page, pageSize);
   return { total, data: rows.map(toVehicle) };
 }
 
 export async function updateVehicleFields(tx: Tx, tenantId: string, id: string, changes: Partial<VehicleFields>, now: Date): Promise<VehicleRecord | null> {
-  const sets: string[] = [];
-  const params: unknown[] = [tenantId, id, now];
-  for (const [key, value] of Object.entries(changes) as [keyof VehicleFields, unknown][]) {
-    if (value === undefined) continue;
-    params.push(value);
-    sets.push(`${COLUMNS[key]} = $${params.length}`);
-  }
-  const { rows } = await tx.query(
-    `UPDATE vehicles SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE tenant_id = $1 AND id = $2 RETURNING *`,
-    params,
-  );
-  return rows[0] ? toVehicle(rows[0]) : null;
+  const row = await updateFields(tx, 'vehicles', COLUMNS, tenantId, id, changes, now);
+  return row ? toVehicle(row) : null;
 }
