@@ -7,14 +7,6 @@ export function isoOrNull(value: unknown): string | null {
   return value === null || value === undefined ? null : iso(value);
 }
 
-export function optional<T>(value: T | null | undefined): T | undefined {
-  return value === null ? undefined : value;
-}
-
-export function toCount(value: unknown): number {
-  return typeof value === 'number' ? value : Number(value ?? 0);
-}
-
 /** Escapes LIKE wildcards in user-supplied search text. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

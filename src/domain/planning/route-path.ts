@@ -2,7 +2,6 @@
  * The trip as one line: each leg's geometry with cumulative miles, so that a position can be found
  * from "miles into the trip", and the tenant's own sites projected onto it.
  */
-import { haversineMiles } from '../geo/geodesy.js';
 import { cumulativeMiles, nearestPointOnPath, pathLengthMiles, pointAlongPath } from '../geo/path.js';
 import type { PlanLeg, Point, RestSite } from './types.js';
 
@@ -76,8 +75,4 @@ function boundingBox(path: Point[], marginMiles: number) {
   const dLat = marginMiles / 69;
   const dLng = marginMiles / Math.max(1, 69 * Math.cos(((minLat + maxLat) / 2) * (Math.PI / 180)));
   return { minLat: minLat - dLat, maxLat: maxLat + dLat, minLng: minLng - dLng, maxLng: maxLng + dLng };
-}
-
-export function straightLegs(stops: Point[]): PlanLeg[] {
-  return stops.slice(1).map((to, i) => ({ distanceMiles: haversineMiles(stops[i]!, to), geometry: [stops[i]!, to] }));
 }

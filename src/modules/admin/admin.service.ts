@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { selectPage } from '../../db/sql.js';
 import { invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -55,13 +56,10 @@ export function adminService(deps: Deps) {
   const { db, clock } = deps;
   return {
     async list(status: TenantStatus | undefined, page: number, pageSize: number) {
-      return db.system(async (tx) => {
-        const where = status ? 'WHERE status = $1' : '';
-        const params = status ? [status] : [];
-        const { rows } = await tx.query(`SELECT * FROM tenants ${where} ORDER BY created_at DESC, id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`, params);
-        const { rows: c } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM tenants ${where}`, params);
-        return { data: rows.map(adminTenant), total: c[0]?.n ?? 0, page, pageSize };
-      });
+      const { rows, total } = await db.system((tx) =>
+        selectPage(tx, { from: 'tenants', where: status ? 'status = $1' : 'true', orderBy: 'created_at DESC, id' }, status ? [status] : [], page, pageSize),
+      );
+      return { data: rows.map(adminTenant), total, page, pageSize };
     },
 
     async transition(ctx: PlatformContext, tenantId: string, action: Transition, reason?: string) {

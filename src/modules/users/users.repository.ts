@@ -1,3 +1,4 @@
+import { selectPage } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import { iso, isoOrNull } from '../../lib/rows.js';
 import type { TenantRole } from '../../plugins/policies.js';
@@ -64,11 +65,19 @@ export async function findUser(tx: Tx, tenantId: string, id: string): Promise<Us
 }
 
 export async function listUsers(tx: Tx, tenantId: string, page: number, pageSize: number): Promise<{ rows: UserRecord[]; total: number }> {
-  const [list, count] = [
-    await tx.query(`${SELECT} WHERE u.tenant_id = $1 ORDER BY u.created_at, u.id LIMIT $2 OFFSET $3`, [tenantId, pageSize, (page - 1) * pageSize]),
-    await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE tenant_id = $1', [tenantId]),
-  ];
-  return { rows: list.rows.map(toUser), total: count.rows[0]?.n ?? 0 };
+  const { rows, total } = await selectPage(
+    tx,
+    {
+      select: 'u.*, d.id AS driver_id',
+      from: 'users u LEFT JOIN drivers d ON d.tenant_id = u.tenant_id AND d.user_id = u.id',
+      where: 'u.tenant_id = $1',
+      orderBy: 'u.created_at, u.id',
+    },
+    [tenantId],
+    page,
+    pageSize,
+  );
+  return { rows: rows.map(toUser), total };
 }
 
 /** Is this e-mail address already used by any account, in any tenant or as platform administrator? (system tx) */
