@@ -1,3 +1,11 @@
+import fc from 'fast-check';
+
+/**
+ * Property-based tests are deterministic: one fixed seed for every fc.assert that does not set its own
+ * (a failure prints its seed and path, so it can be replayed).
+ */
+fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261122) });
+
 /**
  * Outbound HTTP that no test expected fails the test: fetch may reach only this machine
  * (local fakes such as the JWKS server), never the network.

@@ -55,7 +55,8 @@ describe('haversineMiles', () => {
         const ab = haversineMiles(a, b);
         expect(ab).toBeGreaterThanOrEqual(0);
         expect(ab).toBeLessThanOrEqual(EARTH_RADIUS_MILES * Math.PI + 1e-9);
-        expect(haversineMiles(a, c)).toBeLessThanOrEqual(ab + haversineMiles(b, c) + 1e-6);
+        // Near-antipodal points lose a few micro-miles to floating point: allow 1e-5 miles.
+        expect(haversineMiles(a, c)).toBeLessThanOrEqual(ab + haversineMiles(b, c) + 1e-5);
       }),
     );
   });
