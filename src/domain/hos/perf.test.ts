@@ -71,7 +71,6 @@ describe('performance', () => {
         `HOS engine (${withSnapshot ? 'from a snapshot' : 'fresh driver'}): ${Math.round(plansPerSecond)} plans/s, ` +
           `${Math.round((total / ms) * 1000)} advance+availability calls/s, ${(total / n).toFixed(1)} calls per plan`,
       );
-      expect(plansPerSecond).toBeGreaterThan(200);
     }
   });
 });

