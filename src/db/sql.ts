@@ -1,5 +1,30 @@
 /** Query shapes every tenant repository repeats, written once. */
+import { likePattern } from '../lib/rows.js';
 import type { Row, Tx } from './types.js';
+
+/**
+ * The WHERE of a tenant list: the tenant, then equality filters (undefined ones skipped), then a
+ * case-insensitive search over the given columns or expressions. Returns the clause and its parameters.
+ */
+export function listFilter(
+  tenantId: string,
+  equals: Record<string, string | undefined>,
+  search?: { text: string | undefined; columns: string[] },
+): { where: string; params: unknown[] } {
+  const where = ['tenant_id = $1'];
+  const params: unknown[] = [tenantId];
+  for (const [column, value] of Object.entries(equals)) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  }
+  if (search?.text) {
+    params.push(likePattern(search.text));
+    const p = `$${params.length}`;
+    where.push(`(${search.columns.map((c) => `${c} ILIKE ${p}`).join(' OR ')})`);
+  }
+  return { where: where.join(' AND '), params };
+}
 
 export interface PageQuery {
   /** Columns (default *); `total` is added. */

@@ -1,6 +1,6 @@
-import { selectPage, updateFields } from '../../db/sql.js';
+import { listFilter, selectPage, updateFields } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
-import { iso, isoOrNull, likePattern } from '../../lib/rows.js';
+import { iso, isoOrNull } from '../../lib/rows.js';
 
 export type DriverStatus = 'PENDING' | 'ACTIVE' | 'INACTIVE';
 
@@ -90,29 +90,17 @@ export interface DriverFilter {
 }
 
 export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter, page: number, pageSize: number) {
-  const where = ['tenant_id = $1'];
-  const params: unknown[] = [tenantId];
-  if (filter.status) {
-    params.push(filter.status);
-    where.push(`status = $${params.length}`);
-  }
-  if (filter.userId) {
-    params.push(filter.userId);
-    where.push(`user_id = $${params.length}`);
-  }
-  if (filter.search) {
-    params.push(likePattern(filter.search));
-    const p = `$${params.length}`;
-    where.push(
-      `(first_name ILIKE ${p} OR last_name ILIKE ${p} OR (first_name || ' ' || last_name) ILIKE ${p} OR license_number ILIKE ${p} OR truck_number ILIKE ${p})`,
-    );
-  }
+  const { where, params } = listFilter(
+    tenantId,
+    { status: filter.status, user_id: filter.userId },
+    { text: filter.search, columns: ['first_name', 'last_name', "(first_name || ' ' || last_name)", 'license_number', 'truck_number'] },
+  );
   const { rows, total } = await selectPage(
     tx,
     {
       select: 'id, first_name, last_name, license_number, license_state, truck_number, status, current_hours_driven, current_on_duty_time',
       from: 'drivers',
-      where: where.join(' AND '),
+      where,
       orderBy: 'last_name, first_name, id',
     },
     params,

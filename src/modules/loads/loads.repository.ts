@@ -1,6 +1,6 @@
-import { selectPage, updateFields } from '../../db/sql.js';
+import { listFilter, selectPage, updateFields } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
-import { iso, isoOrNull, likePattern } from '../../lib/rows.js';
+import { iso, isoOrNull } from '../../lib/rows.js';
 
 export type LoadStatus = 'PENDING' | 'ASSIGNED' | 'IN_TRANSIT' | 'DELIVERED' | 'CANCELLED';
 
@@ -76,18 +76,8 @@ export interface LoadFilter {
 }
 
 export async function listLoads(tx: Tx, tenantId: string, filter: LoadFilter, page: number, pageSize: number) {
-  const where = ['tenant_id = $1'];
-  const params: unknown[] = [tenantId];
-  if (filter.status) {
-    params.push(filter.status);
-    where.push(`status = $${params.length}`);
-  }
-  if (filter.search) {
-    params.push(likePattern(filter.search));
-    const p = `$${params.length}`;
-    where.push(`(reference_number ILIKE ${p} OR customer ILIKE ${p})`);
-  }
-  const { rows, total } = await selectPage(tx, { from: 'loads', where: where.join(' AND '), orderBy: 'created_at DESC, id' }, params, page, pageSize);
+  const { where, params } = listFilter(tenantId, { status: filter.status }, { text: filter.search, columns: ['reference_number', 'customer'] });
+  const { rows, total } = await selectPage(tx, { from: 'loads', where, orderBy: 'created_at DESC, id' }, params, page, pageSize);
   return { total, data: rows.map(toLoad) };
 }
 

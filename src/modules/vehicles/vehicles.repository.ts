@@ -1,6 +1,6 @@
-import { selectPage, updateFields } from '../../db/sql.js';
+import { listFilter, selectPage, updateFields } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
-import { iso, likePattern } from '../../lib/rows.js';
+import { iso } from '../../lib/rows.js';
 
 export type VehicleStatus = 'ACTIVE' | 'INACTIVE' | 'IN_MAINTENANCE';
 
@@ -74,18 +74,8 @@ export interface VehicleFilter {
 }
 
 export async function listVehicles(tx: Tx, tenantId: string, filter: VehicleFilter, page: number, pageSize: number) {
-  const where = ['tenant_id = $1'];
-  const params: unknown[] = [tenantId];
-  if (filter.status) {
-    params.push(filter.status);
-    where.push(`status = $${params.length}`);
-  }
-  if (filter.search) {
-    params.push(likePattern(filter.search));
-    const p = `$${params.length}`;
-    where.push(`(unit_number ILIKE ${p} OR vin ILIKE ${p} OR license_plate ILIKE ${p} OR make ILIKE ${p} OR model ILIKE ${p})`);
-  }
-  const { rows, total } = await selectPage(tx, { from: 'vehicles', where: where.join(' AND '), orderBy: 'upper(unit_number), id' }, params, page, pageSize);
+  const { where, params } = listFilter(tenantId, { status: filter.status }, { text: filter.search, columns: ['unit_number', 'vin', 'license_plate', 'make', 'model'] });
+  const { rows, total } = await selectPage(tx, { from: 'vehicles', where, orderBy: 'upper(unit_number), id' }, params, page, pageSize);
   return { total, data: rows.map(toVehicle) };
 }
 
