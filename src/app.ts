@@ -13,10 +13,12 @@ import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import type { Deps } from './deps.js';
+import { RedisCredentialsEpoch } from './infra/credentials-epoch.js';
 import { createMailer, type Mailer } from './infra/mailer.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
 import { loadSecrets } from './infra/secrets.js';
 import { systemClock, type Clock } from './lib/time.js';
+import { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import { AccessTokens } from './modules/auth/auth.tokens.js';
 import { PrincipalDirectory } from './modules/auth/principals.js';
 import { registerAuth } from './plugins/auth.js';
@@ -28,6 +30,9 @@ import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
 import { bootstrapPlatformAdmin } from './modules/admin/admin.service.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** How often API keys' last use is written (in the background, batched). */
+const API_KEY_USAGE_FLUSH_MS = 10_000;
 
 export interface AppOptions {
   config: Config;
@@ -113,13 +118,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata'), schema: config.databaseSchema }));
   await migrate(db);
 
-  let redis: Redis | undefined;
-  let rateLimits = opts.rateLimits;
-  if (!rateLimits && config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-    rateLimits = new RedisRateLimitStore(redis);
-  }
-  rateLimits ??= new MemoryRateLimitStore();
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  // A connection error is retried by ioredis; without a listener it would also crash the process.
+  redis?.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis connection error'));
+  const rateLimits = opts.rateLimits ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
+  // Cached credentials are trusted for a minute when every process sees every change at once (Redis
+  // carries the credentials epoch; PGlite is one process by construction), otherwise for five seconds.
+  const principalTtlMs = redis || db.kind === 'pglite' ? 60_000 : 5_000;
+  const apiKeyUsage = new ApiKeyUsage(db);
 
   const secrets = loadSecrets(config);
   const deps: Deps = {
@@ -129,7 +135,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir, log: app.log as never }),
     secrets,
     tokens: new AccessTokens(secrets.jwtSecret),
-    principals: new PrincipalDirectory(db),
+    principals: new PrincipalDirectory(db, {
+      ttlMs: principalTtlMs,
+      epoch: redis ? new RedisCredentialsEpoch(redis) : undefined,
+      onEpochError: (err) => app.log.error({ err }, 'could not announce a credential change to the other instances'),
+    }),
+    apiKeyUsage,
     rateLimits,
     log: app.log,
   };
@@ -180,7 +191,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   );
   registerModules(app, deps, opts.planning ?? livePlanningPorts(config));
 
+  const usageTimer = setInterval(() => {
+    apiKeyUsage.flush().catch((err: unknown) => app.log.warn({ err }, 'could not record API key use'));
+  }, API_KEY_USAGE_FLUSH_MS);
+  usageTimer.unref();
+
   app.addHook('onClose', async () => {
+    clearInterval(usageTimer);
+    await apiKeyUsage.flush().catch((err: unknown) => app.log.warn({ err }, 'could not record API key use'));
     await rateLimits.close();
     if (redis) await redis.quit();
     if (ownsDb) await db.close();

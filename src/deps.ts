@@ -5,6 +5,7 @@ import type { Mailer } from './infra/mailer.js';
 import type { RateLimitStore } from './infra/rate-limit-store.js';
 import type { Secrets } from './infra/secrets.js';
 import type { Clock } from './lib/time.js';
+import type { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import type { AccessTokens } from './modules/auth/auth.tokens.js';
 import type { PrincipalDirectory } from './modules/auth/principals.js';
 
@@ -17,6 +18,7 @@ export interface Deps {
   secrets: Secrets;
   tokens: AccessTokens;
   principals: PrincipalDirectory;
+  apiKeyUsage: ApiKeyUsage;
   rateLimits: RateLimitStore;
   log: FastifyBaseLogger;
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../lib/ids.js';
+import { RedisCredentialsEpoch } from './credentials-epoch.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, gcra, type RateDecision, type RateLimitStore } from './rate-limit-store.js';
 
 const HOUR = 3_600_000;
@@ -343,6 +344,27 @@ describe.skipIf(!REDIS_URL)('RedisRateLimitStore (TEST_REDIS_URL)', () => {
     const ttl = await redis.pttl(prefix + k);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(6_000 + 1_000);
+  });
+
+  it('reads the credentials epoch in the same round trip: empty until a change is announced, then each new value', async () => {
+    const epochKey = `${prefix}epoch`;
+    const withEpoch = new RedisRateLimitStore(redis, prefix, epochKey);
+    const epoch = new RedisCredentialsEpoch(redis, epochKey);
+    const k = `epoch:${randomBase62(6)}`;
+    expect((await withEpoch.hit(k, 100, 60_000, Date.now())).epoch).toBe('');
+    await epoch.advance();
+    const first = (await withEpoch.hit(k, 100, 60_000, Date.now())).epoch;
+    expect(first).toBe(await redis.get(epochKey));
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    await epoch.advance();
+    const second = (await withEpoch.hit(k, 100, 60_000, Date.now())).epoch;
+    expect(second).not.toBe(first);
+    // Also on a denied request: a refused caller still learns of the change.
+    const d = `denied:${randomBase62(6)}`;
+    await withEpoch.hit(d, 1, 60_000, Date.now());
+    const denied = await withEpoch.hit(d, 1, 60_000, Date.now());
+    expect(denied.allowed).toBe(false);
+    expect(denied.epoch).toBe(second);
   });
 
   it('shares counters between store instances (several API processes)', async () => {

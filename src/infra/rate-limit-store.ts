@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { CREDENTIALS_EPOCH_KEY } from './credentials-epoch.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -8,6 +9,11 @@ export interface RateDecision {
   resetAtMs: number;
   /** When denied: how long until the next request is allowed. */
   retryAfterMs: number;
+  /**
+   * The credentials epoch (see credentials-epoch.ts), read in the same round trip by a shared store;
+   * undefined for the in-process store, '' while no change has been announced.
+   */
+  epoch?: string;
 }
 
 /**
@@ -57,42 +63,47 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-// KEYS[1] = key; ARGV = limit, periodMs. Time comes from Redis itself so every instance agrees.
+// KEYS[1] = key, KEYS[2] = the credentials epoch; ARGV = limit, periodMs. Time comes from Redis
+// itself so every instance agrees. The epoch rides along: the request's one round trip to Redis
+// tells it both whether it may proceed and whether cached credentials are still current.
 const GCRA_LUA = `
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local interval = period / limit
+local epoch = redis.call('GET', KEYS[2]) or ''
 local stored = tonumber(redis.call('GET', KEYS[1]))
 local tat = now
 if stored and stored > now then tat = stored end
 local newTat = tat + interval
 local allowAt = newTat - period
 if now < allowAt then
-  return {0, 0, math.ceil(tat), math.ceil(allowAt - now)}
+  return {0, 0, math.ceil(tat), math.ceil(allowAt - now), epoch}
 end
 redis.call('SET', KEYS[1], tostring(newTat), 'PX', math.ceil(newTat - now) + 1000)
 local remaining = math.floor((period - (newTat - now)) / interval + 1e-9)
 if remaining < 0 then remaining = 0 end
-return {1, remaining, math.ceil(newTat), 0}
+return {1, remaining, math.ceil(newTat), 0, epoch}
 `;
 
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'fleet:rl:',
+    private readonly epochKey = CREDENTIALS_EPOCH_KEY,
   ) {
-    redis.defineCommand('fleetGcra', { numberOfKeys: 1, lua: GCRA_LUA });
+    redis.defineCommand('fleetGcra', { numberOfKeys: 2, lua: GCRA_LUA });
   }
 
   async hit(key: string, limit: number, periodMs: number): Promise<RateDecision> {
-    const r = (await (this.redis as unknown as { fleetGcra(k: string, l: number, p: number): Promise<number[]> }).fleetGcra(
+    const r = (await (this.redis as unknown as { fleetGcra(k: string, e: string, l: number, p: number): Promise<unknown[]> }).fleetGcra(
       this.prefix + key,
+      this.epochKey,
       limit,
       periodMs,
-    )) as [number, number, number, number];
-    return { allowed: r[0] === 1, limit, remaining: r[1], resetAtMs: r[2], retryAfterMs: r[3] };
+    )) as [number, number, number, number, string];
+    return { allowed: r[0] === 1, limit, remaining: r[1], resetAtMs: r[2], retryAfterMs: r[3], epoch: r[4] };
   }
 
   async close(): Promise<void> {

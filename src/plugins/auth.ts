@@ -3,9 +3,10 @@ import type { Config } from '../config.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { DomainError, forbidden, unauthenticated } from '../lib/errors.js';
 import type { Clock } from '../lib/time.js';
-import type { RateLimitStore } from '../infra/rate-limit-store.js';
+import type { RateDecision, RateLimitStore } from '../infra/rate-limit-store.js';
+import type { ApiKeyUsage } from '../modules/api-keys/api-key-usage.js';
 import type { AccessTokens } from '../modules/auth/auth.tokens.js';
-import type { PrincipalDirectory, TenantPrincipal } from '../modules/auth/principals.js';
+import type { ApiKeyPrincipal, PrincipalDirectory, TenantPrincipal } from '../modules/auth/principals.js';
 import type { TenantContext } from './context.js';
 import { can, type Access } from './policies.js';
 
@@ -17,6 +18,7 @@ export interface AuthDeps {
   clock: Clock;
   tokens: AccessTokens;
   principals: PrincipalDirectory;
+  apiKeyUsage: ApiKeyUsage;
   rateLimits: RateLimitStore;
 }
 
@@ -77,7 +79,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const access = request.routeOptions.config.access;
     if (!access) return; // unknown route: the not-found handler answers
     if (access.auth === 'public') {
-      if (access.rateLimit !== false) await applyRateLimit(deps, reply, `ip:${request.ip}`, deps.config.rateLimits.anonymousPerHour);
+      if (access.rateLimit !== false) enforce(reply, await countRequest(deps, reply, `ip:${request.ip}`, deps.config.rateLimits.anonymousPerHour));
       return;
     }
     const credential = readCredential(request);
@@ -85,10 +87,18 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const now = deps.clock.now();
 
     if (credential.type === 'apiKey') {
-      const p = await deps.principals.apiKey(sha256Hex(credential.value));
-      if (!p || p.revoked || !p.userActive) throw unauthenticated('Invalid or revoked API key');
+      const keyHash = sha256Hex(credential.value);
+      const valid = (p: ApiKeyPrincipal | null): ApiKeyPrincipal => {
+        if (!p || p.revoked || !p.userActive) throw unauthenticated('Invalid or revoked API key');
+        return p;
+      };
+      let p = valid(await deps.principals.apiKey(keyHash, now.getTime()));
       const limit = p.environment === 'production' ? deps.config.rateLimits.productionPerHour : deps.config.rateLimits.stagingPerHour;
-      await applyRateLimit(deps, reply, `key:${p.apiKeyId}`, limit);
+      const counted = await countRequest(deps, reply, `key:${p.apiKeyId}`, limit);
+      // The key was found before the epoch was known: if a change happened anywhere meanwhile, look again.
+      if (deps.principals.observe(counted.epoch)) p = valid(await deps.principals.apiKey(keyHash, now.getTime()));
+      enforce(reply, counted);
+      deps.apiKeyUsage.used(p.tenantId, p.apiKeyId, now.getTime());
       if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
       // A suspended or pending tenant hears about its status first, on every route.
       const block = tenantBlock(p, access.allowPending === true);
@@ -99,7 +109,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
 
     const claims = await deps.tokens.verify(credential.value, now);
-    await applyRateLimit(deps, reply, `user:${claims.userId}`, deps.config.rateLimits.userPerHour);
+    const counted = await countRequest(deps, reply, `user:${claims.userId}`, deps.config.rateLimits.userPerHour);
+    deps.principals.observe(counted.epoch);
+    enforce(reply, counted);
     if (claims.role === 'SUPER_ADMIN') {
       if (access.auth !== 'platform') throw forbidden('Platform administrators act through the admin endpoints');
       request.auth = { kind: 'platform', requestId: String(request.id), adminId: claims.userId };
@@ -143,7 +155,8 @@ function readCredential(request: FastifyRequest): { type: 'apiKey' | 'bearer'; v
   return { type: 'bearer', value };
 }
 
-async function applyRateLimit(deps: AuthDeps, reply: FastifyReply, key: string, limit: number): Promise<void> {
+/** Counts the request against the credential's allowance and sets the rate-limit headers. */
+async function countRequest(deps: AuthDeps, reply: FastifyReply, key: string, limit: number): Promise<RateDecision> {
   const nowMs = deps.clock.now().getTime();
   const d = await deps.rateLimits.hit(key, limit, HOUR_MS, nowMs);
   const resetSeconds = Math.max(0, Math.ceil((d.resetAtMs - nowMs) / 1000));
@@ -152,9 +165,13 @@ async function applyRateLimit(deps: AuthDeps, reply: FastifyReply, key: string, 
   void reply.header('X-RateLimit-Reset', String(Math.ceil(d.resetAtMs / 1000)));
   void reply.header('RateLimit-Policy', `"hourly";q=${limit};w=3600`);
   void reply.header('RateLimit', `"hourly";r=${d.remaining};t=${resetSeconds}`);
-  if (!d.allowed) {
-    const retry = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
-    void reply.header('Retry-After', String(retry));
-    throw new DomainError('RATE_LIMITED', `Rate limit exceeded. Retry in ${retry} seconds.`);
-  }
+  return d;
+}
+
+/** 429 with Retry-After when the allowance is spent. */
+function enforce(reply: FastifyReply, d: RateDecision): void {
+  if (d.allowed) return;
+  const retry = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
+  void reply.header('Retry-After', String(retry));
+  throw new DomainError('RATE_LIMITED', `Rate limit exceeded. Retry in ${retry} seconds.`);
 }

@@ -26,6 +26,11 @@ export interface TestAppOptions {
   rateLimits?: RateLimitStore;
   /** Use the system clock instead of a fake one (token expiry then follows real time). */
   realClock?: boolean;
+  /**
+   * A database another test app already uses (two instances of the service on one database); the
+   * caller keeps closing it. Default: a fresh database of `kind`, closed with the app.
+   */
+  db?: Database;
 }
 
 /** The whole app on a fresh database of the given kind, with mail captured in memory. */
@@ -46,7 +51,7 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
     RATE_LIMIT_ANONYMOUS_PER_HOUR: '1000000',
     ...opts.env,
   });
-  const db = await openTestDatabase(kind);
+  const db = opts.db ?? (await openTestDatabase(kind));
   const mailer = new MemoryMailer();
   const clock = opts.clock ?? new FakeClock(new Date());
   const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits });
@@ -58,7 +63,7 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
     clock,
     async close() {
       await app.close();
-      await db.close();
+      if (!opts.db) await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

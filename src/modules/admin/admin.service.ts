@@ -82,7 +82,7 @@ export function adminService(deps: Deps) {
         );
         return { tenant: adminTenant(updated[0]!), owners: ownerRows };
       });
-      deps.principals.invalidate();
+      await deps.principals.changed({ tenantId });
       deps.log.info({ tenantId, action, adminId: ctx.adminId }, 'tenant status changed');
       await notify(deps, action, tenant, owners.map((o) => o.email), reason);
       return tenant;

@@ -54,6 +54,7 @@ export function apiKeysService(deps: Deps) {
         const updated = await tx.query('UPDATE api_keys SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 RETURNING *', [ctx.tenantId, id, now]);
         return updated.rows[0]!;
       });
+      await deps.principals.changed({ tenantId: ctx.tenantId, apiKeyId: id });
       return toKey(row);
     },
   };

@@ -98,6 +98,7 @@ describe.each(DB_KINDS)('API keys (%s)', (kind) => {
   it('lists keys without their secrets', async () => {
     const created = await createApiKey(t.app, tenant, 'listed');
     await inject({ method: 'GET', url: '/api/v1/drivers', headers: { 'x-api-key': created.key } });
+    await t.app.deps.apiKeyUsage.flush(); // last use is written in the background
     const res = await inject({ method: 'GET', url: KEYS, headers: tenant.auth });
     expect(res.statusCode).toBe(200);
     const page = res.json();

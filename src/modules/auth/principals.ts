@@ -1,4 +1,5 @@
 import type { Database } from '../../db/types.js';
+import type { CredentialsEpoch } from '../../infra/credentials-epoch.js';
 import type { TenantStatus } from '../../plugins/context.js';
 import type { TenantRole } from '../../plugins/policies.js';
 
@@ -17,64 +18,167 @@ export interface ApiKeyPrincipal extends TenantPrincipal {
   revoked: boolean;
 }
 
-const TTL_MS = 5_000;
-const MAX_ENTRIES = 50_000;
+/**
+ * What changed, after it was committed: a whole tenant (status), one user (role, deactivation; their
+ * API keys act with their role, so those go too) or one API key (revocation).
+ */
+export interface PrincipalChange {
+  tenantId: string;
+  userId?: string;
+  apiKeyId?: string;
+}
+
+export interface PrincipalDirectoryOptions {
+  /**
+   * How long an entry is trusted. With a shared epoch (Redis) or a single process (PGlite) every
+   * change is seen at once and this is only a backstop; when other processes may share the database
+   * without a shared epoch (PostgreSQL without Redis), it bounds how long they act on a stale entry.
+   */
+  ttlMs: number;
+  /** Tells the other processes of a change (Redis); absent: one process, or nobody to tell. */
+  epoch?: CredentialsEpoch;
+  /** Where a failure to tell the other processes is reported. */
+  onEpochError?: (err: unknown) => void;
+  maxEntries?: number;
+}
+
+interface Entry<P> {
+  at: number;
+  value: P;
+}
 
 /**
- * Resolves the user behind an access token to its current role and tenant status. Cached briefly:
- * changes made in this process (suspension, role change, deactivation) clear the cache at once;
- * another process sees them within TTL_MS.
+ * The current role, status and tenant status behind an access token or an API key, cached in the
+ * process so that an authenticated request costs no database work of its own.
+ *
+ * Changes take effect at once. In this process: `changed` forgets the matching entries before the
+ * change's response is sent. In the others: `changed` moves the shared credentials epoch, every
+ * request reads it (`observe`, fed by the rate limiter's round trip to Redis) and a process that sees
+ * it move forgets everything. A lookup that was reading the database while a change was made must not
+ * cache what it read: each lookup notes the generation it started in, and every change moves it on.
  */
 export class PrincipalDirectory {
-  private readonly cache = new Map<string, { at: number; value: TenantPrincipal | null }>();
+  private readonly users = new Map<string, Entry<TenantPrincipal>>();
+  private readonly keys = new Map<string, Entry<ApiKeyPrincipal>>();
+  private generation = 0;
+  private knownEpoch: string | undefined;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
 
-  constructor(private readonly db: Database) {}
-
-  async user(userId: string, nowMs: number): Promise<TenantPrincipal | null> {
-    const hit = this.cache.get(userId);
-    if (hit && nowMs - hit.at < TTL_MS) return hit.value;
-    const value = await this.db.system(async (tx) => {
-      const { rows } = await tx.query<Record<string, string>>(
-        `SELECT u.tenant_id, u.id, u.role, u.status, t.status AS tenant_status, t.name AS tenant_name
-           FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE u.id = $1`,
-        [userId],
-      );
-      const r = rows[0];
-      return r ? toPrincipal(r) : null;
-    });
-    if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(userId, { at: nowMs, value });
-    return value;
+  constructor(
+    private readonly db: Database,
+    private readonly opts: PrincipalDirectoryOptions,
+  ) {
+    this.ttlMs = opts.ttlMs;
+    this.maxEntries = opts.maxEntries ?? 50_000;
   }
 
-  async apiKey(keyHash: string): Promise<ApiKeyPrincipal | null> {
-    return this.db.system(async (tx) => {
-      const { rows } = await tx.query<Record<string, string | Date | null>>(
-        `SELECT k.id AS key_id, k.environment, k.revoked_at, k.last_used_at, u.tenant_id, u.id, u.role, u.status,
-                t.status AS tenant_status, t.name AS tenant_name
-           FROM api_keys k
-           JOIN users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
-           JOIN tenants t ON t.id = k.tenant_id
-          WHERE k.key_hash = $1`,
-        [keyHash],
+  async user(userId: string, nowMs: number): Promise<TenantPrincipal | null> {
+    const cached = this.read(this.users, userId, nowMs);
+    if (cached) return cached;
+    return this.load(this.users, userId, nowMs, async () => {
+      const rows = await this.db.system(async (tx) =>
+        (
+          await tx.query<Record<string, string>>(
+            `SELECT u.tenant_id, u.id, u.role, u.status, t.status AS tenant_status, t.name AS tenant_name
+               FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE u.id = $1`,
+            [userId],
+          )
+        ).rows,
+      );
+      return rows[0] ? toPrincipal(rows[0]) : null;
+    });
+  }
+
+  /** The principal behind an API key, by the key's SHA-256 (the plaintext is never kept). */
+  async apiKey(keyHash: string, nowMs: number): Promise<ApiKeyPrincipal | null> {
+    const cached = this.read(this.keys, keyHash, nowMs);
+    if (cached) return cached;
+    return this.load(this.keys, keyHash, nowMs, async () => {
+      const rows = await this.db.system(async (tx) =>
+        (
+          await tx.query<Record<string, string | null>>(
+            `SELECT k.id AS key_id, k.environment, k.revoked_at, u.tenant_id, u.id, u.role, u.status,
+                    t.status AS tenant_status, t.name AS tenant_name
+               FROM api_keys k
+               JOIN users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
+               JOIN tenants t ON t.id = k.tenant_id
+              WHERE k.key_hash = $1`,
+            [keyHash],
+          )
+        ).rows,
       );
       const r = rows[0];
       if (!r) return null;
-      const lastUsed = r.last_used_at as Date | null;
-      if (r.revoked_at === null && (lastUsed === null || Date.now() - lastUsed.getTime() > 60_000)) {
-        await tx.query('UPDATE api_keys SET last_used_at = now() WHERE tenant_id = $1 AND id = $2', [r.tenant_id, r.key_id]);
-      }
       return {
         ...toPrincipal(r as Record<string, string>),
-        apiKeyId: r.key_id as string,
+        apiKeyId: r.key_id!,
         environment: r.environment as 'staging' | 'production',
         revoked: r.revoked_at !== null,
       };
     });
   }
 
-  invalidate(): void {
-    this.cache.clear();
+  /**
+   * Announces a committed change: forgotten here before this returns, and the epoch moved so that
+   * every other process forgets before its next request. Should Redis be unreachable, the entries
+   * elsewhere expire within the TTL (and requests there fail anyway: their rate limit needs Redis).
+   */
+  async changed(change: PrincipalChange): Promise<void> {
+    this.forget(change);
+    try {
+      await this.opts.epoch?.advance();
+    } catch (err) {
+      this.opts.onEpochError?.(err);
+    }
+  }
+
+  /**
+   * The epoch as the request's round trip to Redis found it (undefined: no shared epoch). Returns true
+   * when it moved since last seen: the cache was emptied, and what was read from it must be read again.
+   */
+  observe(epoch: string | undefined): boolean {
+    if (epoch === undefined || epoch === this.knownEpoch) return false;
+    // Also on the first sighting: what was cached before it may predate a change.
+    this.knownEpoch = epoch;
+    this.forget(null);
+    return true;
+  }
+
+  private read<P>(map: Map<string, Entry<P>>, key: string, nowMs: number): P | undefined {
+    const hit = map.get(key);
+    if (!hit) return undefined;
+    if (nowMs - hit.at < this.ttlMs && nowMs >= hit.at) return hit.value;
+    map.delete(key);
+    return undefined;
+  }
+
+  /** Unknown credentials are not cached: they cannot become valid, and must not crowd out real ones. */
+  private async load<P>(map: Map<string, Entry<P>>, key: string, nowMs: number, fetch: () => Promise<P | null>): Promise<P | null> {
+    const startedIn = this.generation;
+    const value = await fetch();
+    if (value !== null && startedIn === this.generation) {
+      if (map.size >= this.maxEntries) map.clear();
+      map.set(key, { at: nowMs, value });
+    }
+    return value;
+  }
+
+  /** Drops the entries a change touches (null: all of them) and fences off lookups in flight. */
+  private forget(change: PrincipalChange | null): void {
+    this.generation++;
+    if (change === null) {
+      this.users.clear();
+      this.keys.clear();
+      return;
+    }
+    const touched = (p: TenantPrincipal & { apiKeyId?: string }) =>
+      p.tenantId === change.tenantId &&
+      (change.userId === undefined || p.userId === change.userId) &&
+      (change.apiKeyId === undefined || p.apiKeyId === change.apiKeyId);
+    for (const map of [this.users, this.keys] as Map<string, Entry<TenantPrincipal>>[]) {
+      for (const [key, entry] of map) if (touched(entry.value)) map.delete(key);
+    }
   }
 }
 

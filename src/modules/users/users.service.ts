@@ -43,7 +43,7 @@ export function usersService(deps: Deps) {
         );
         return (await findUser(tx, ctx.tenantId, id))!;
       });
-      deps.principals.invalidate();
+      await deps.principals.changed({ tenantId: ctx.tenantId, userId: id });
       return user;
     },
 
@@ -62,7 +62,7 @@ export function usersService(deps: Deps) {
       });
       // Sessions end now; the user's API keys stop working because their owner is inactive.
       await db.system((tx) => revokeSubjectTokens(tx, id, now));
-      deps.principals.invalidate();
+      await deps.principals.changed({ tenantId: ctx.tenantId, userId: id });
       return user;
     },
   };
