@@ -74,7 +74,8 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
-    options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    // Set once per connection rather than per transaction: a statement never runs longer than 15 s.
+    options: `-c statement_timeout=15s${opts.schema ? ` -c search_path=${opts.schema}` : ''}`,
     idleTimeoutMillis: 30_000,
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
@@ -104,7 +105,7 @@ class PostgresDatabase implements Database {
     };
     let broken = false;
     try {
-      await client.query(`BEGIN; SET LOCAL statement_timeout = '15s'; ${preamble}`);
+      await client.query(`BEGIN; ${preamble}`);
       const result = await fn(tx);
       await client.query('COMMIT');
       return result;

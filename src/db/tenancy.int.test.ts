@@ -102,6 +102,11 @@ describe.each(DB_KINDS)('tenant isolation by row-level security (%s)', (kind) =>
     for (const r of rows) expect(r.policies, r.table).toBeGreaterThan(0);
   });
 
+  it.skipIf(kind !== 'postgres')('PostgreSQL statements time out after 15 s (set per connection, inside tenant transactions too)', async () => {
+    const shown = await db.tenant(a, (tx) => tx.query<{ statement_timeout: string }>('SHOW statement_timeout'));
+    expect(shown.rows[0]!.statement_timeout).toBe('15s');
+  });
+
   it('migrations are idempotent', async () => {
     expect(await migrate(db)).toEqual([]);
   });
