@@ -141,15 +141,40 @@ interface Row {
   baseline?: Measurement;
 }
 
+/** The app's V8 heap (used and total) and external memory, MiB, from its own /metrics (prom-client's default metrics). */
+interface Heap {
+  usedMiB: number;
+  totalMiB: number;
+  externalMiB: number;
+}
+
 interface MemoryFigures {
   /** Right after start (answering HTTP, 1 s later), before any request but the readiness probe. */
   idle: Memory | undefined;
+  idleHeap: Heap | undefined;
   afterSeeding: Memory | undefined;
+  afterSeedingHeap: Heap | undefined;
   /** The load run: RSS just before, the highest sampled during it (every second), just after. */
-  load?: { seconds: number; before: number; peak: number; after: number; measurement: Measurement };
+  load?: { seconds: number; before: number; peak: number; after: number; beforeHeap: Heap | undefined; afterHeap: Heap | undefined; measurement: Measurement };
   /** Every server once the series is over. */
   end: { name: string; memory: Memory | undefined }[];
 }
+
+/** Read after RSS (the scrape itself allocates a little); undefined when /metrics does not answer. */
+async function heapOf(server: Server): Promise<Heap | undefined> {
+  try {
+    const res = await fetch(server.url + '/metrics', { signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) return undefined;
+    const text = await res.text();
+    const mib = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+    const heap = { usedMiB: mib('nodejs_heap_size_used_bytes'), totalMiB: mib('nodejs_heap_size_total_bytes'), externalMiB: mib('nodejs_external_memory_bytes') };
+    return Object.values(heap).every(Number.isFinite) ? heap : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const heapText = (h: Heap | undefined) => (h ? ` (V8 heap ${fmt(h.usedMiB)} used of ${fmt(h.totalMiB)}, external ${fmt(h.externalMiB)})` : '');
 
 interface DbResult {
   db: DbTarget;
@@ -183,6 +208,7 @@ function shape(v: unknown): unknown {
 
 async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Promise<DbResult> {
   console.log(`\n== ${db.label}`);
+  const started = Date.now();
   const servers: Server[] = [];
   const appScript = path.join(buildDir, 'src', 'main.js');
   const profile = (name: string) => (CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF_DIR, `${db.key}-${name}`)}`] : []);
@@ -192,13 +218,15 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     servers.push(app);
     await sleep(1000);
     const idle = app.memory();
-    console.log(`   app started (pid ${app.pid}): RSS ${fmt(idle?.rssMiB)} MiB (peak so far ${fmt(idle?.hwmMiB)} MiB)`);
+    const idleHeap = await heapOf(app);
+    console.log(`   app started (pid ${app.pid}): RSS ${fmt(idle?.rssMiB)} MiB, VmHWM ${fmt(idle?.hwmMiB)} MiB${heapText(idleHeap)}`);
 
     console.log(`   seeding through the app's API: 2 tenants, API keys, ${DRIVERS} drivers …`);
     const seeded: Seeded = await seed(app.url, DRIVERS);
     await sleep(1000);
     const afterSeeding = app.memory();
-    console.log(`   app after seeding: RSS ${fmt(afterSeeding?.rssMiB)} MiB`);
+    const afterSeedingHeap = await heapOf(app);
+    console.log(`   app after seeding: RSS ${fmt(afterSeeding?.rssMiB)} MiB${heapText(afterSeedingHeap)}`);
 
     const seedFile = path.join(runDir, `seed-${db.key}.json`);
     fs.writeFileSync(seedFile, JSON.stringify(seeded.baseline), { mode: 0o600 });
@@ -218,7 +246,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     const keyHeaders = apiKey(seeded.read.apiKey);
     await checkSameWork(app, baseline, seeded, token);
 
-    const memory: MemoryFigures = { idle, afterSeeding, end: [] };
+    const memory: MemoryFigures = { idle, idleHeap, afterSeeding, afterSeedingHeap, end: [] };
     if (MEMORY_SECONDS > 0) memory.load = await memoryRun(app, { method: 'GET', path: PAGE_PATH, headers: keyHeaders });
 
     // Each server's licence numbers: its own prefix, one counter over all its runs (warm-ups too).
@@ -268,6 +296,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     }
 
     memory.end = servers.map((s) => ({ name: s.name, memory: s.memory() }));
+    console.log(`   series done in ${fmt((Date.now() - started) / 60_000, 1)} min`);
     return {
       db,
       hello: combine(runs.hello),
@@ -327,6 +356,7 @@ async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, toke
 async function memoryRun(app: Server, load: Load): Promise<NonNullable<MemoryFigures['load']>> {
   process.stdout.write(`   memory: GET /api/v1/drivers API key for ${MEMORY_SECONDS} s, ${CONNECTIONS} connections, RSS sampled every second … `);
   const before = app.memory()?.rssMiB ?? NaN;
+  const beforeHeap = await heapOf(app);
   let peak = before;
   const m = await measure(app, load, {
     warmup: 0,
@@ -338,9 +368,11 @@ async function memoryRun(app: Server, load: Load): Promise<NonNullable<MemoryFig
     },
   });
   const after = app.memory()?.rssMiB ?? NaN;
+  const afterHeap = await heapOf(app);
   peak = Math.max(peak, after);
   console.log(`RSS ${fmt(before)} → ${fmt(after)} MiB (peak ${fmt(peak)} MiB), ${fmt(m.rps)} req/s${m.failures > 0 ? `, ${m.failures} FAILED` : ''}`);
-  return { seconds: MEMORY_SECONDS, before, peak, after, measurement: m };
+  if (beforeHeap || afterHeap) console.log(`   memory: before${heapText(beforeHeap)}, after${heapText(afterHeap)} MiB`);
+  return { seconds: MEMORY_SECONDS, before, peak, after, beforeHeap, afterHeap, measurement: m };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,12 +412,16 @@ function printDatabase(r: DbResult): void {
       '. CPU base/app: the ratio if each server\'s own CPU were the only limit.)',
   );
   const m = r.memory;
-  console.log(
-    `app memory: RSS after start ${fmt(m.idle?.rssMiB)} MiB (VmHWM ${fmt(m.idle?.hwmMiB)} MiB), after seeding ${fmt(m.afterSeeding?.rssMiB)} MiB` +
-      (m.load
-        ? `; ${m.load.seconds} s GET load (${fmt(m.load.measurement.rps)} req/s): ${fmt(m.load.before)} → ${fmt(m.load.after)} MiB, peak ${fmt(m.load.peak)} MiB, growth ${fmt(m.load.after - m.load.before, 1)} MiB`
-        : '; load run skipped (BENCH_MEMORY_SECONDS=0)'),
-  );
+  console.log(`app memory, MiB: RSS after start ${fmt(m.idle?.rssMiB)}${heapText(m.idleHeap)}, VmHWM at that point ${fmt(m.idle?.hwmMiB)}`);
+  console.log(`                 RSS after seeding ${fmt(m.afterSeeding?.rssMiB)}${heapText(m.afterSeedingHeap)}`);
+  if (m.load) {
+    console.log(
+      `                 ${m.load.seconds}-s GET load run (${fmt(m.load.measurement.rps)} req/s): RSS ${fmt(m.load.before)} → ${fmt(m.load.after)}, ` +
+        `peak ${fmt(m.load.peak)}, growth ${fmt(m.load.after - m.load.before, 1)}; heap after${heapText(m.load.afterHeap)}`,
+    );
+  } else {
+    console.log('                 load run skipped (BENCH_MEMORY_SECONDS=0)');
+  }
   console.log(`RSS at the end of the series: ${m.end.map((e) => `${e.name} ${fmt(e.memory?.rssMiB)} MiB (VmHWM ${fmt(e.memory?.hwmMiB)})`).join(', ')}`);
 }
 
@@ -527,6 +563,7 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   const load = () => os.loadavg().map((v) => fmt(v, 2)).join(' / ');
   const loadAtStart = os.loadavg()[0]!;
+  const startedAt = Date.now();
   let ok = false;
   try {
     console.log(`machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB; node ${process.version}; ${os.type()} ${os.release()}`);
@@ -562,7 +599,7 @@ async function main(): Promise<void> {
     clearTimeout(watchdog);
     await cleanup();
   }
-  console.log(`\nload average (1/5/15 min) at end: ${load()} on ${cpus.length} cores`);
+  console.log(`\nload average (1/5/15 min) at end: ${load()} on ${cpus.length} cores; the run took ${fmt((Date.now() - startedAt) / 60_000, 1)} min`);
   if (Math.max(loadAtStart, os.loadavg()[0]!) > cpus.length / 2) {
     console.log('Other work was running on this machine: req/s figures are skewed (CPU µs/req less so); rerun on a quiet machine for firm figures.');
   }
