@@ -1,39 +1,34 @@
 /**
- * `npm run bench`: the planner's speed in process (plans/s for a 2,500-mile, 5-stop trip), end-to-end
- * POST /api/v1/routes/plan throughput, and authenticated GET /api/v1/drivers (a page of 20 from a tenant with 200 drivers)
- * beside two baselines measured in the same run, on the same database:
- *   1. hello     – a bare Fastify hello-world: the ceiling of the HTTP stack on this machine;
- *   2. baseline  – the least code that does the same database work (bench/servers/baseline.ts);
- *   3. app       – the real service (src/main.ts), with auth, rate limiting, schemas, logging hooks.
- * The figure that matters is app / baseline (target >= 0.7): what the app's own code costs.
+ * `npm run bench`: what the service costs beside the least code that does the same work. See
+ * bench/README.md for what each row measures, the baselines, the method and the targets.
  *
- * Always runs on an on-disk PGlite; also on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL
- * is set (in a throw-away schema bench_<random>, dropped at the end).
+ *   planner in process: plans/s for the bench's 2,500-mile, 5-stop trip on one core (first, alone);
+ *   then for each database (PGlite in memory; PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set):
+ *     hello world                         the ceiling of the HTTP stack on this machine
+ *     GET  /api/v1/drivers (API key)      app vs baseline (bench/servers/baseline.ts)
+ *     GET  /api/v1/drivers (bearer token) app vs baseline
+ *     POST /api/v1/drivers (API key)      app vs baseline
+ *     POST /api/v1/routes/plan (API key)  the app's own figures, beside the in-process planner
+ *     memory: the app's RSS after start, after seeding, and over a load run (BENCH_MEMORY_SECONDS).
  *
- * Each server is a child process so that autocannon, which runs here, does not compete with it for
- * one event loop. Servers run one at a time: an on-disk PGlite admits a single process, and on
- * PostgreSQL it keeps the machine's cores for the server under test.
- *
- * Env: BENCH_DURATION (measured seconds per server, default 10), BENCH_WARMUP (default 3),
- * BENCH_CONNECTIONS (default 10), BENCH_DRIVERS (default 200), BENCH_ROUNDS (default 1; e.g. 3 on
- * a busy or shared machine: the servers take turns that many times and medians are reported),
- * BENCH_DATABASES (e.g. "postgres" to skip PGlite; default both when a URL is set), BENCH_CPU_PROF
- * (a directory: the baseline and the app write V8 .cpuprofile files there, the largest per server
- * being its main thread; open them in Chrome DevTools or speedscope).
+ * The app and the benchmark's servers are compiled (bench/tsconfig.servers.json) and run with plain
+ * node as child processes, all of a database's servers at once for the whole series (an in-memory
+ * PGlite lives inside its process), while autocannon runs here. Rounds interleave the servers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import { combine, measure, type Load, type Measurement } from './lib/load.js';
+import { compileServers, killAll, startServer, type Memory, type Server } from './lib/processes.js';
+import { fmt, ms, table } from './lib/report.js';
+import { ADMIN, apiKey, bearer, call, expectStatus, newDriverBody, ownerLogin, planBody, secondsLeft, seed, type Seeded } from './lib/seed.js';
 import { measurePlanner } from './planner.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOST = '127.0.0.1';
 
 function intEnv(name: string, def: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -50,29 +45,24 @@ const DURATION = intEnv('BENCH_DURATION', 10, 1, 600);
 const WARMUP = intEnv('BENCH_WARMUP', 3, 0, 120);
 const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 10, 1, 1000);
 const DRIVERS = intEnv('BENCH_DRIVERS', 200, 20, 10_000);
-const ROUNDS = intEnv('BENCH_ROUNDS', 1, 1, 20);
-const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((s) => s.trim());
+const ROUNDS = intEnv('BENCH_ROUNDS', 3, 1, 20);
+const MEMORY_SECONDS = intEnv('BENCH_MEMORY_SECONDS', 60, 0, 3600);
+const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+
 const PAGE_PATH = '/api/v1/drivers?page=1&pageSize=20';
-const TARGET_RATIO = 0.7;
+const TARGET = { ratio: 0.8, p99Ms: 20, plansPerSecond: 5000, rssPgliteMiB: 350, rssPostgresMiB: 200, growthMiB: 50 };
 
-const STARTUP_TIMEOUT_MS = 90_000;
-const STOP_TIMEOUT_MS = 15_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-
-// Fixed secrets: a token issued while seeding stays valid when the app restarts for the measurement.
-const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password' };
-const OWNER = { email: 'bench-owner@example.test', password: 'bench-owner-password' };
 const APP_ENV = {
   NODE_ENV: 'production',
-  HOST,
   PROCESS_ROLES: 'api',
   LOG_LEVEL: 'warn',
   JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmnop',
   ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
   PLATFORM_ADMIN_EMAIL: ADMIN.email,
   PLATFORM_ADMIN_PASSWORD: ADMIN.password,
-  // The benchmark sends tens of thousands of requests with one token; the spec's limits would stop it.
+  // Tens of thousands of requests with one key or token: the spec's hourly limits would stop them.
   RATE_LIMIT_USER_PER_HOUR: '1000000000',
   RATE_LIMIT_STAGING_PER_HOUR: '1000000000',
   RATE_LIMIT_PRODUCTION_PER_HOUR: '1000000000',
@@ -80,419 +70,43 @@ const APP_ENV = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Child processes
-
-interface Server {
-  url: string;
-  /** CPU seconds the server process has used so far (all threads), when the platform tells. */
-  cpuSeconds(): number | undefined;
-  stop(): Promise<void>;
-}
-
-/**
- * utime + stime from /proc (Linux; clock ticks, 100 per second on every mainstream kernel).
- * CPU per request is a second view that other work on the machine disturbs less than requests per
- * second, where the server, the database and autocannon compete for the same cores. It is not free
- * of load effects either: a server that handles fewer requests per wake-up spends more per request.
- */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-const running = new Set<ChildProcess>();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * Starts `script` with tsx in a child process and waits until it answers HTTP on `readyPath`.
- * Only a minimal, explicit environment is passed so that a developer's DATABASE_URL and the like
- * cannot leak into a server.
- */
-async function startServer(name: string, script: string, env: Record<string, string>, readyPath: string, nodeArgs: string[] = []): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, script)], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env, PORT: String(port), HOST },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exited.then(() => running.delete(child));
-
-  const url = `http://${HOST}:${port}`;
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${name} exited during start-up (${child.exitCode ?? child.signalCode}):\n${output}`);
-    }
-    try {
-      await fetch(url + readyPath, { signal: AbortSignal.timeout(2_000) });
-      break; // any HTTP answer means it is listening
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`${name} did not start within ${STARTUP_TIMEOUT_MS / 1000} s:\n${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  return {
-    url,
-    cpuSeconds: () => cpuSecondsOf(child.pid),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
-      // A clean exit matters: the next server opens the same PGlite data directory.
-      if (child.exitCode !== 0) throw new Error(`${name} did not stop cleanly (${child.exitCode ?? child.signalCode}):\n${output}`);
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Seeding, through the real API
-
-async function call<T>(base: string, method: string, urlPath: string, body?: unknown, token?: string): Promise<{ status: number; json: T }> {
-  const res = await fetch(base + urlPath, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  return { status: res.status, json: (await res.json()) as T };
-}
-
-async function expectStatus<T>(what: string, expected: number, p: Promise<{ status: number; json: T }>): Promise<T> {
-  const { status, json } = await p;
-  if (status !== expected) throw new Error(`${what}: HTTP ${status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function login(base: string, who: { email: string; password: string }): Promise<string> {
-  return (await expectStatus<{ accessToken: string }>('login', 200, call(base, 'POST', '/api/v1/auth/login', who))).accessToken;
-}
-
-function secondsLeft(jwt: string): number {
-  const { exp } = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number };
-  return exp - Date.now() / 1000;
-}
-
-const FIRST = ['Ana', 'Ben', 'Carla', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivan', 'Jo', 'Kai', 'Lena', 'Mo', 'Nia'];
-const LAST = ['Adams', 'Baker', 'Chen', 'Diaz', 'Evans', 'Fischer', 'Garcia', 'Hughes', 'Ito', 'Jones', 'Khan', 'Lopez', 'Meyer'];
-
-/** A tenant with DRIVERS drivers, approved; returns its id and the OWNER's access token. */
-async function seed(base: string): Promise<{ tenantId: string; token: string; driverId: string }> {
-  const reg = await expectStatus<{ tenant: { id: string } }>(
-    'register',
-    201,
-    call(base, 'POST', '/api/v1/tenants/register', {
-      organization: {
-        name: 'Bench Freight',
-        address: '100 Commerce St, Dallas, TX 75201',
-        phone: '+1 214 555 0100',
-        contactEmail: 'ops@bench.example.test',
-        dotNumber: '1234567',
-        mcNumber: 'MC-765432',
-      },
-      adminUser: { firstName: 'Olivia', lastName: 'Owner', ...OWNER },
-    }),
-  );
-  const tenantId = reg.tenant.id;
-  await expectStatus('approve', 200, call(base, 'POST', `/api/v1/admin/tenants/${tenantId}/approve`, undefined, await login(base, ADMIN)));
-  const token = await login(base, OWNER);
-
-  // Ten at a time: quick, and still through the real create path (validation, RLS, unique license).
-  let driverId = '';
-  for (let i = 0; i < DRIVERS; i += 10) {
-    const created = await Promise.all(
-      Array.from({ length: Math.min(10, DRIVERS - i) }, (_, k) => {
-        const n = i + k;
-        return expectStatus(
-          'create driver',
-          201,
-          call(base, 'POST', '/api/v1/drivers', {
-            firstName: FIRST[n % FIRST.length],
-            lastName: LAST[(n * 7) % LAST.length],
-            licenseNumber: `CDL${String(n).padStart(6, '0')}`,
-            licenseState: 'TX',
-            truckNumber: `T-${n}`,
-          }, token),
-        ) as Promise<{ id: string }>;
-      }),
-    );
-    driverId ||= created[0]!.id;
-  }
-  return { tenantId, token, driverId };
-}
-
-/** The planning request of the end-to-end figure: five stops, ~2,200 great-circle miles, fuel stops on. */
-function planBody(driverId: string): string {
-  const stop = (name: string, latitude: number, longitude: number, type: string, dockDurationHours: number) => ({ name, latitude, longitude, type, dockDurationHours });
-  return JSON.stringify({
-    driverId,
-    departureTime: '2026-03-02T12:00:00Z',
-    stops: [
-      stop('Seattle, WA', 47.6062, -122.3321, 'ORIGIN', 1),
-      stop('Boise, ID', 43.615, -116.2023, 'PICKUP', 2),
-      stop('Denver, CO', 39.7392, -104.9903, 'WAYPOINT', 0),
-      stop('Kansas City, MO', 39.0997, -94.5786, 'PICKUP', 1.5),
-      stop('Columbus, OH', 39.9612, -82.9988, 'DELIVERY', 2),
-    ],
-    driverState: { hoursDriven: 0, onDutyHours: 0, hoursSinceBreak: 0, cycleHoursUsed: 0 },
-    options: { includeFuelStops: true, startingFuelGallons: 100 },
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Measurement
-
-interface Measurement {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  failures: number;
-  /** Server CPU time per request, microseconds. */
-  cpuUs: number | undefined;
-}
-
-async function measure(
-  name: string,
-  server: Server,
-  urlPath: string,
-  headers: Record<string, string>,
-  request: { method?: 'GET' | 'POST'; body?: string } = {},
-): Promise<Measurement> {
-  const url = server.url + urlPath;
-  if (new URL(url).hostname !== HOST) throw new Error(`refusing to load a non-loopback address: ${url}`);
-  const run = (duration: number) => autocannon({ url, connections: CONNECTIONS, duration, headers, timeout: 10, method: request.method ?? 'GET', body: request.body });
-  if (WARMUP > 0) await run(WARMUP);
-  const cpuBefore = server.cpuSeconds();
-  const r = await run(DURATION);
-  const cpuAfter = server.cpuSeconds();
-  return {
-    name,
-    // Completed requests over the measured time (autocannon's per-second samples can number one more
-    // than the duration when the stop lands just after a tick).
-    rps: r.duration > 0 ? r.requests.total / r.duration : 0,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    requests: r.requests.total,
-    failures: r.non2xx + r.errors,
-    cpuUs: cpuBefore !== undefined && cpuAfter !== undefined && r.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1e6) / r.requests.total : undefined,
-  };
-}
-
-/** The page both the app and the baseline must return: equal bodies make it "the same work". */
-async function fetchPage(url: string, headers: Record<string, string>): Promise<unknown> {
-  const res = await fetch(url, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const body: unknown = await res.json();
-  if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-/** The PGlite data directory (the one holding PG_VERSION): DATA_DIR itself or a folder within it. */
-function findPgliteCluster(dataDir: string): string {
-  const candidates = [dataDir, ...fs.readdirSync(dataDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dataDir, e.name))];
-  const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'PG_VERSION')));
-  if (!found) throw new Error(`no PGlite cluster found in ${dataDir} after seeding`);
-  return found;
-}
+// Databases
 
 interface DbTarget {
   key: 'pglite' | 'postgres';
   label: string;
-  env: Record<string, string>;
+  appEnv: Record<string, string>;
+  baselineEnv: Record<string, string>;
   cleanup(): Promise<void>;
 }
 
-async function benchDatabase(db: DbTarget): Promise<{ page: Measurement[]; plan: Measurement }> {
-  console.log(`\n== ${db.label}: seeding a tenant with ${DRIVERS} drivers through the API …`);
-  const seeder = await startServer('app (seeding)', 'src/main.ts', { ...APP_ENV, ...db.env }, '/api/v1/health');
-  let seeded: { tenantId: string; token: string; driverId: string };
-  let expected: unknown;
-  try {
-    seeded = await seed(seeder.url);
-    expected = await fetchPage(seeder.url + PAGE_PATH, { authorization: `Bearer ${seeded.token}` });
-  } finally {
-    await seeder.stop();
-  }
-  // The baseline opens the very cluster the app wrote, wherever under DATA_DIR the app keeps it.
-  const baselineEnv: Record<string, string> = { ...db.env, BENCH_TENANT_ID: seeded.tenantId };
-  if (db.key === 'pglite') baselineEnv.BENCH_PGLITE_DIR = findPgliteCluster(db.env.DATA_DIR!);
-
-  // One directory per server: tsx's loader thread writes a profile of its own next to the main one.
-  const profile = (name: string) => (CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF_DIR, `${db.key}-${name}`)}`] : []);
-  const targets: { name: string; script: string; path: string; env: Record<string, string>; auth?: boolean; nodeArgs?: string[] }[] = [
-    { name: 'hello world (ceiling)', script: 'bench/servers/hello.ts', path: '/', env: {} },
-    { name: 'baseline: tx + RLS + 20 rows', script: 'bench/servers/baseline.ts', path: PAGE_PATH, env: baselineEnv, nodeArgs: profile('baseline') },
-    { name: 'app: GET /api/v1/drivers', script: 'src/main.ts', path: PAGE_PATH, env: { ...APP_ENV, ...db.env }, auth: true, nodeArgs: profile('app') },
-  ];
-  let token = seeded.token;
-  // Rounds interleave the servers (hello, baseline, app, hello, …) so that a slow spell of a shared
-  // machine is spread over all three instead of landing on one; each figure is then a median.
-  const runs: Measurement[][] = targets.map(() => []);
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const [i, t] of targets.entries()) {
-      const tag = ROUNDS > 1 ? ` [${round}/${ROUNDS}]` : '';
-      process.stdout.write(`   ${(t.name + tag).padEnd(36)} warm-up ${WARMUP} s + ${DURATION} s … `);
-      const server = await startServer(t.name, t.script, t.env, t.path, t.nodeArgs);
-      try {
-        // Access tokens live 15 minutes: a long run signs in again rather than measuring 401s.
-        if (t.auth && secondsLeft(token) < WARMUP + DURATION + 60) token = await login(server.url, OWNER);
-        const headers: Record<string, string> = t.auth ? { authorization: `Bearer ${token}` } : {};
-        if (t.path !== '/') {
-          const body = await fetchPage(server.url + t.path, headers);
-          if (!isDeepStrictEqual(body, expected)) throw new Error(`${t.name} does not return the same page as the app:\n${JSON.stringify(body).slice(0, 500)}`);
-        }
-        const m = await measure(t.name, server, t.path, headers);
-        runs[i]!.push(m);
-        console.log(`${fmt(m.rps, 0)} req/s, p99 ${m.p99} ms${m.cpuUs === undefined ? '' : `, ${fmt(m.cpuUs, 0)} µs CPU/req`}`);
-      } finally {
-        await server.stop();
-      }
-    }
-  }
-  // End to end planning: POST /api/v1/routes/plan (validation, HOS from the driver state, planning,
-  // audit, and the plan written with its outbox event), beside the same hello-world ceiling.
-  const planRuns: Measurement[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const tag = ROUNDS > 1 ? ` [${round}/${ROUNDS}]` : '';
-    process.stdout.write(`   ${('app: POST /api/v1/routes/plan' + tag).padEnd(36)} warm-up ${WARMUP} s + ${DURATION} s … `);
-    const server = await startServer('app (plan)', 'src/main.ts', { ...APP_ENV, ...db.env }, '/api/v1/health');
-    try {
-      if (secondsLeft(token) < WARMUP + DURATION + 60) token = await login(server.url, OWNER);
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const probe = await fetch(server.url + '/api/v1/routes/plan', { method: 'POST', headers, body: planBody(seeded.driverId), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-      if (probe.status !== 201) throw new Error(`POST /api/v1/routes/plan: HTTP ${probe.status} ${await probe.text()}`);
-      const m = await measure('app: POST /api/v1/routes/plan', server, '/api/v1/routes/plan', headers, { method: 'POST', body: planBody(seeded.driverId) });
-      planRuns.push(m);
-      console.log(`${fmt(m.rps, 0)} req/s, p99 ${m.p99} ms${m.cpuUs === undefined ? '' : `, ${fmt(m.cpuUs, 0)} µs CPU/req`}`);
-    } finally {
-      await server.stop();
-    }
-  }
-  return { page: runs.map(combine), plan: combine(planRuns) };
-}
-
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
-}
-
-/** One figure per server from its rounds: medians of the rates and latencies, sums of the counts. */
-function combine(rounds: Measurement[]): Measurement {
-  const cpu = rounds.map((m) => m.cpuUs).filter((v): v is number => v !== undefined);
-  return {
-    name: rounds[0]!.name,
-    rps: median(rounds.map((m) => m.rps)),
-    p50: median(rounds.map((m) => m.p50)),
-    p99: median(rounds.map((m) => m.p99)),
-    requests: rounds.reduce((n, m) => n + m.requests, 0),
-    failures: rounds.reduce((n, m) => n + m.failures, 0),
-    cpuUs: cpu.length === rounds.length ? median(cpu) : undefined,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Report
-
-function fmt(n: number, digits: number): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function printTable(label: string, [hello, base, app]: Measurement[]): boolean {
-  const rows = [hello!, base!, app!];
-  // autocannon's latency histogram counts whole milliseconds (truncated): 0 means under 1 ms.
-  const ms = (v: number) => (v < 1 ? '<1' : fmt(v, 0));
-  const header = ['server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'CPU µs/req', 'vs hello', 'vs baseline'];
-  const cells = rows.map((m) => [
-    m.name,
-    fmt(m.rps, 0),
-    ms(m.p50),
-    ms(m.p99),
-    fmt(m.requests, 0),
-    String(m.failures),
-    m.cpuUs === undefined ? 'n/a' : fmt(m.cpuUs, 0),
-    fmt(m.rps / hello!.rps, 2),
-    m === hello ? '' : fmt(m.rps / base!.rps, 2),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  console.log(`\n${label}`);
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
-  const ratio = app!.rps / base!.rps;
-  const ok = ratio >= TARGET_RATIO;
-  console.log(
-    `app / baseline = ${fmt(ratio, 2)} (target >= ${TARGET_RATIO}: ${ok ? 'met' : 'NOT met'});  app / hello = ${fmt(app!.rps / hello!.rps, 2)}` +
-      `;  p99 app ${ms(app!.p99)} ms vs baseline ${ms(base!.p99)} ms`,
-  );
-  // The same ratio from CPU time: what throughput would be if the server's own CPU were the only limit.
-  if (app!.cpuUs !== undefined && base!.cpuUs !== undefined) {
-    console.log(`by server CPU per request: baseline / app = ${fmt(base!.cpuUs / app!.cpuUs, 2)} (${fmt(base!.cpuUs, 0)} vs ${fmt(app!.cpuUs, 0)} µs)`);
-  }
-  console.log('(CPU µs/req: the server process\'s own user+system time per request, without the database or autocannon.)');
-  if (rows.some((m) => m.failures > 0)) console.log('WARNING: some requests failed (non-2xx or socket errors); the figures are not comparable.');
-  return rows.every((m) => m.failures === 0);
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function pgliteTarget(): DbTarget {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
+function pgliteTarget(runDir: string): DbTarget {
   return {
     key: 'pglite',
-    label: 'PGlite (embedded, on-disk data directory)',
-    env: { DATA_DIR: dir },
-    async cleanup() {
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    label: 'PGlite (in memory)',
+    // DATA_DIR still holds the mail outbox (registration mails).
+    appEnv: { DATABASE_URL: 'memory://', DATA_DIR: path.join(runDir, 'data-pglite') },
+    baselineEnv: {}, // its own in-memory PGlite
+    cleanup: async () => undefined,
   };
 }
 
-function postgresTarget(url: string): DbTarget {
-  const schema = `bench_${Math.random().toString(36).slice(2, 10)}`;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
+function postgresTarget(url: string, runDir: string): DbTarget {
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
   const where = new URL(url);
+  let dropped = false;
   return {
     key: 'postgres',
     label: `PostgreSQL (${where.host}${where.pathname}, schema ${schema})`,
-    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dir },
+    appEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: path.join(runDir, 'data-postgres') },
+    baselineEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
     async cleanup() {
-      fs.rmSync(dir, { recursive: true, force: true });
-      const client = new pg.Client({ connectionString: url });
+      if (dropped) return;
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
       await client.connect();
       try {
         await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        dropped = true;
       } finally {
         await client.end();
       }
@@ -500,79 +114,500 @@ function postgresTarget(url: string): DbTarget {
   };
 }
 
-async function main(): Promise<void> {
-  const pgUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  const dbs = [
-    ...(DATABASES.includes('pglite') ? [pgliteTarget()] : []),
-    ...(pgUrl && DATABASES.includes('postgres') ? [postgresTarget(pgUrl)] : []),
-  ];
-  if (dbs.length === 0) throw new Error('no database to run on: check BENCH_DATABASES and BENCH_DATABASE_URL');
-
-  // The whole run is bounded: each phase has its own time-out, and this is the backstop.
-  const budgetMs = 60_000 + dbs.length * (120_000 + 5 * STARTUP_TIMEOUT_MS + 4 * ROUNDS * (WARMUP + DURATION + 30) * 1000);
-  const watchdog = setTimeout(() => {
-    console.error(`\nbench: exceeded its time budget (${Math.round(budgetMs / 1000)} s); stopping.`);
-    void abort(dbs, 3);
-  }, budgetMs);
-  watchdog.unref();
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void abort(dbs, 130));
-
-  console.log(
-    `GET ${PAGE_PATH} (tenant with ${DRIVERS} drivers): ${CONNECTIONS} connections, warm-up ${WARMUP} s, measured ${DURATION} s per server` +
-      `${ROUNDS > 1 ? `, ${ROUNDS} rounds (medians)` : ''}; ` +
-      `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`,
-  );
-  // Other work on the machine skews req/s far more than CPU per request; say so when it is there.
-  const loadAtStart = os.loadavg()[0]!;
-  // The planner alone, in this process before any server starts: plans per second on one core.
-  const planner = measurePlanner(Math.min(DURATION, 10));
-  console.log(
-    `planner in process: ${fmt(planner.plansPerSecond, 0)} plans/s for a ${fmt(planner.miles, 0)}-mile, 5-stop trip with fuel ` +
-      `(${planner.restStops} rests, ${planner.fuelStops} fuel stops; target >= 2,000 plans/s: ${planner.plansPerSecond >= 2000 ? 'met' : 'NOT met'})`,
-  );
-  const tables: [string, { page: Measurement[]; plan: Measurement }][] = [];
-  let clean = true;
+async function postgresVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`cannot reach PostgreSQL at ${new URL(url).host}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
+    return (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '?';
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One database's series
+
+type Auth = 'API key' | 'bearer';
+
+interface Row {
+  label: string;
+  auth: Auth;
+  app: Measurement;
+  /** Absent for a row measured without a baseline (POST /api/v1/routes/plan). */
+  baseline?: Measurement;
+}
+
+/** The app's V8 heap (used and total) and external memory, MiB, from its own /metrics (prom-client's default metrics). */
+interface Heap {
+  usedMiB: number;
+  totalMiB: number;
+  externalMiB: number;
+}
+
+interface MemoryFigures {
+  /** Right after start (answering HTTP, 1 s later), before any request but the readiness probe. */
+  idle: Memory | undefined;
+  idleHeap: Heap | undefined;
+  afterSeeding: Memory | undefined;
+  afterSeedingHeap: Heap | undefined;
+  /** The load run: RSS just before, the highest sampled during it (every second), just after. */
+  load?: { seconds: number; before: number; peak: number; after: number; beforeHeap: Heap | undefined; afterHeap: Heap | undefined; measurement: Measurement };
+  /** Every server once the series is over. */
+  end: { name: string; memory: Memory | undefined }[];
+}
+
+/** Read after RSS (the scrape itself allocates a little); undefined when /metrics does not answer. */
+async function heapOf(server: Server): Promise<Heap | undefined> {
+  try {
+    const res = await fetch(server.url + '/metrics', { signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) return undefined;
+    const text = await res.text();
+    const mib = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+    const heap = { usedMiB: mib('nodejs_heap_size_used_bytes'), totalMiB: mib('nodejs_heap_size_total_bytes'), externalMiB: mib('nodejs_external_memory_bytes') };
+    return Object.values(heap).every(Number.isFinite) ? heap : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const heapText = (h: Heap | undefined) => (h ? ` (V8 heap ${fmt(h.usedMiB)} used of ${fmt(h.totalMiB)}, external ${fmt(h.externalMiB)})` : '');
+
+interface DbResult {
+  db: DbTarget;
+  hello: Measurement;
+  rows: Row[];
+  memory: MemoryFigures;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function line(m: Measurement): string {
+  return `${fmt(m.rps)} req/s, p50 ${ms(m.p50)} ms, p99 ${ms(m.p99)} ms, ${fmt(m.cpuUs)} µs CPU/req${m.failures > 0 ? `, ${m.failures} FAILED` : ''}`;
+}
+
+const runOptions = { warmup: WARMUP, duration: DURATION, connections: CONNECTIONS };
+
+async function measured(label: string, server: Server, load: Load): Promise<Measurement> {
+  process.stdout.write(`   ${label.padEnd(58)} `);
+  const m = await measure(server, load, runOptions);
+  console.log(line(m));
+  return m;
+}
+
+/** The shape of a JSON value: keys (sorted) and types, null told apart from objects. */
+function shape(v: unknown): unknown {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return v.map(shape);
+  if (typeof v === 'object') return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+  return typeof v;
+}
+
+async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Promise<DbResult> {
+  console.log(`\n== ${db.label}`);
+  const started = Date.now();
+  const servers: Server[] = [];
+  const appScript = path.join(buildDir, 'src', 'main.js');
+  const profile = (name: string) => (CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF_DIR, `${db.key}-${name}`)}`] : []);
+  try {
+    // The app first and alone, for its memory after start.
+    const app = await startServer('app', ROOT, appScript, { ...APP_ENV, ...db.appEnv }, '/api/v1/health', profile('app'));
+    servers.push(app);
+    await sleep(1000);
+    const idle = app.memory();
+    const idleHeap = await heapOf(app);
+    console.log(`   app started (pid ${app.pid}): RSS ${fmt(idle?.rssMiB)} MiB, VmHWM ${fmt(idle?.hwmMiB)} MiB${heapText(idleHeap)}`);
+
+    console.log(`   seeding through the app's API: 2 tenants, API keys, ${DRIVERS} drivers …`);
+    const seeded: Seeded = await seed(app.url, DRIVERS);
+    await sleep(1000);
+    const afterSeeding = app.memory();
+    const afterSeedingHeap = await heapOf(app);
+    console.log(`   app after seeding: RSS ${fmt(afterSeeding?.rssMiB)} MiB${heapText(afterSeedingHeap)}`);
+
+    const seedFile = path.join(runDir, `seed-${db.key}.json`);
+    fs.writeFileSync(seedFile, JSON.stringify(seeded.baseline), { mode: 0o600 });
+    const baseline = await startServer(
+      'baseline',
+      ROOT,
+      path.join(buildDir, 'bench', 'servers', 'baseline.js'),
+      { ...db.baselineEnv, BENCH_SEED: seedFile, JWT_SECRET: APP_ENV.JWT_SECRET },
+      '/api/v1/drivers',
+      profile('baseline'),
+    );
+    servers.push(baseline);
+    const hello = await startServer('hello', ROOT, path.join(buildDir, 'bench', 'servers', 'hello.js'), {}, '/');
+    servers.push(hello);
+
+    let token = seeded.read.token;
+    const keyHeaders = apiKey(seeded.read.apiKey);
+    await checkSameWork(app, baseline, seeded, token);
+
+    const memory: MemoryFigures = { idle, idleHeap, afterSeeding, afterSeedingHeap, end: [] };
+    if (MEMORY_SECONDS > 0) memory.load = await memoryRun(app, { method: 'GET', path: PAGE_PATH, headers: keyHeaders });
+
+    // Each server's licence numbers: its own prefix, one counter over all its runs (warm-ups too).
+    const licences = (prefix: string) => {
+      let n = 0;
+      return () => newDriverBody(`${prefix}${String(++n).padStart(8, '0')}`);
+    };
+    const newLicence = { app: licences('APP'), baseline: licences('BASE') };
+    const plan: Load = { method: 'POST', path: '/api/v1/routes/plan', headers: keyHeaders, body: planBody(seeded.read.driverId) };
+
+    const runs = {
+      hello: [] as Measurement[],
+      key: { app: [] as Measurement[], baseline: [] as Measurement[] },
+      bearer: { app: [] as Measurement[], baseline: [] as Measurement[] },
+      write: { app: [] as Measurement[], baseline: [] as Measurement[] },
+      plan: [] as Measurement[],
+    };
+    const tag = (round: number) => (ROUNDS > 1 ? `[${round}/${ROUNDS}] ` : '');
+    // Baseline first in odd rounds, app first in even ones: neither always runs after the other.
+    const pair = async (round: number, label: string, loads: { app: Load; baseline: Load }, into: { app: Measurement[]; baseline: Measurement[] }) => {
+      const order = round % 2 === 1 ? (['baseline', 'app'] as const) : (['app', 'baseline'] as const);
+      for (const who of order) into[who].push(await measured(`${tag(round)}${label} ${who}`, who === 'app' ? app : baseline, loads[who]));
+    };
+
+    // Reads first, every round, then writes: rows written can never change what a read row reads.
+    console.log(`   reads: ${ROUNDS} round(s) of hello → GET with API key → GET with bearer token, ${WARMUP} s warm-up + ${DURATION} s each`);
+    for (let round = 1; round <= ROUNDS; round++) {
+      runs.hello.push(await measured(`${tag(round)}hello world`, hello, { method: 'GET', path: '/', headers: {} }));
+      const byKey: Load = { method: 'GET', path: PAGE_PATH, headers: keyHeaders };
+      await pair(round, 'GET /api/v1/drivers API key', { app: byKey, baseline: byKey }, runs.key);
+      // Access tokens live 15 minutes: sign in again before one could expire within the pair. The
+      // baseline verifies a new token on first sight, as the app does.
+      if (secondsLeft(token) < 2 * (WARMUP + DURATION) + 60) token = await ownerLogin(app.url);
+      const byToken: Load = { method: 'GET', path: PAGE_PATH, headers: bearer(token) };
+      await pair(round, 'GET /api/v1/drivers bearer', { app: byToken, baseline: byToken }, runs.bearer);
+    }
+    console.log(`   writes: ${ROUNDS} round(s) of POST /api/v1/drivers → POST /api/v1/routes/plan`);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const writer = apiKey(seeded.write.apiKey);
+      await pair(
+        round,
+        'POST /api/v1/drivers API key',
+        { app: { method: 'POST', path: '/api/v1/drivers', headers: writer, bodyFor: newLicence.app }, baseline: { method: 'POST', path: '/api/v1/drivers', headers: writer, bodyFor: newLicence.baseline } },
+        runs.write,
+      );
+      runs.plan.push(await measured(`${tag(round)}POST /api/v1/routes/plan API key app`, app, plan));
+    }
+
+    memory.end = servers.map((s) => ({ name: s.name, memory: s.memory() }));
+    console.log(`   series done in ${fmt((Date.now() - started) / 60_000, 1)} min`);
+    return {
+      db,
+      hello: combine(runs.hello),
+      rows: [
+        { label: 'GET /api/v1/drivers', auth: 'API key', app: combine(runs.key.app), baseline: combine(runs.key.baseline) },
+        { label: 'GET /api/v1/drivers', auth: 'bearer', app: combine(runs.bearer.app), baseline: combine(runs.bearer.baseline) },
+        { label: 'POST /api/v1/drivers', auth: 'API key', app: combine(runs.write.app), baseline: combine(runs.write.baseline) },
+        { label: 'POST /api/v1/routes/plan', auth: 'API key', app: combine(runs.plan) },
+      ],
+      memory,
+    };
+  } finally {
+    await Promise.allSettled(servers.map((s) => s.stop()));
+  }
+}
+
+/**
+ * Before anything is measured: the same page from both servers with both credentials (deep-equal
+ * bodies), an unknown key refused by both, and POST /api/v1/drivers answering 201 with the same
+ * record (keys, types, and values but the new id, licence and timestamps).
+ */
+async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, token: string): Promise<void> {
+  const page = (s: Server, headers: Record<string, string>, what: string) => expectStatus<unknown>(`${s.name} GET ${PAGE_PATH} (${what})`, 200, call(s.url, 'GET', PAGE_PATH, { headers }));
+  const expected = await page(app, apiKey(seeded.read.apiKey), 'API key');
+  const total = (expected as { total?: unknown }).total;
+  if (total !== DRIVERS) throw new Error(`the app's page says total ${String(total)}, expected ${DRIVERS}`);
+  for (const [s, headers, what] of [
+    [app, bearer(token), 'bearer'],
+    [baseline, apiKey(seeded.read.apiKey), 'API key'],
+    [baseline, bearer(token), 'bearer'],
+  ] as const) {
+    const body = await page(s, headers, what);
+    if (!isDeepStrictEqual(body, expected)) throw new Error(`${s.name} (${what}) does not return the app's page:\n${JSON.stringify(body).slice(0, 600)}\nexpected:\n${JSON.stringify(expected).slice(0, 600)}`);
+  }
+  const unknownKey = apiKey(`sk_staging_${'0'.repeat(32)}`);
+  for (const s of [app, baseline]) await expectStatus(`${s.name} with an unknown API key`, 401, call(s.url, 'GET', PAGE_PATH, { headers: unknownKey }));
+
+  const created = await Promise.all(
+    ([
+      [app, 'CHECK-APP'],
+      [baseline, 'CHECK-BASE'],
+    ] as const).map(([s, licence]) =>
+      expectStatus<Record<string, unknown>>(`${s.name} POST /api/v1/drivers`, 201, call(s.url, 'POST', '/api/v1/drivers', { body: JSON.parse(newDriverBody(licence)), headers: apiKey(seeded.write.apiKey) })),
+    ),
+  );
+  const [fromApp, fromBaseline] = created as [Record<string, unknown>, Record<string, unknown>];
+  const comparable = (d: Record<string, unknown>) => ({ ...d, id: typeof d.id, licenseNumber: typeof d.licenseNumber, createdAt: typeof d.createdAt, updatedAt: typeof d.updatedAt });
+  if (!isDeepStrictEqual(shape(fromApp), shape(fromBaseline)) || !isDeepStrictEqual(comparable(fromApp), comparable(fromBaseline))) {
+    throw new Error(`POST /api/v1/drivers: the baseline's record differs from the app's:\napp:      ${JSON.stringify(fromApp)}\nbaseline: ${JSON.stringify(fromBaseline)}`);
+  }
+  const probe = await call(app.url, 'POST', '/api/v1/routes/plan', { body: JSON.parse(planBody(seeded.read.driverId)), headers: apiKey(seeded.read.apiKey) });
+  if (probe.status !== 201) throw new Error(`POST /api/v1/routes/plan: HTTP ${probe.status} ${JSON.stringify(probe.json).slice(0, 500)}`);
+  console.log('   checked: same page from app and baseline with API key and bearer token; unknown key 401 on both; same driver record from both POSTs; plan 201');
+}
+
+/** The app under GET load for MEMORY_SECONDS, its RSS read every second. */
+async function memoryRun(app: Server, load: Load): Promise<NonNullable<MemoryFigures['load']>> {
+  process.stdout.write(`   memory: GET /api/v1/drivers API key for ${MEMORY_SECONDS} s, ${CONNECTIONS} connections, RSS sampled every second … `);
+  const before = app.memory()?.rssMiB ?? NaN;
+  const beforeHeap = await heapOf(app);
+  let peak = before;
+  const m = await measure(app, load, {
+    warmup: 0,
+    duration: MEMORY_SECONDS,
+    connections: CONNECTIONS,
+    sampleMs: 1000,
+    onSample: () => {
+      peak = Math.max(peak, app.memory()?.rssMiB ?? NaN);
+    },
+  });
+  const after = app.memory()?.rssMiB ?? NaN;
+  const afterHeap = await heapOf(app);
+  peak = Math.max(peak, after);
+  console.log(`RSS ${fmt(before)} → ${fmt(after)} MiB (peak ${fmt(peak)} MiB), ${fmt(m.rps)} req/s${m.failures > 0 ? `, ${m.failures} FAILED` : ''}`);
+  if (beforeHeap || afterHeap) console.log(`   memory: before${heapText(beforeHeap)}, after${heapText(afterHeap)} MiB`);
+  return { seconds: MEMORY_SECONDS, before, peak, after, beforeHeap, afterHeap, measurement: m };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function printDatabase(r: DbResult): void {
+  const hello = r.hello;
+  console.log(`\n${r.db.label}: medians of ${ROUNDS} round(s), ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured per run`);
+  const header = ['row', 'auth', 'server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'CPU µs/req', 'vs hello', 'app/baseline', 'CPU base/app'];
+  const cells = (row: string, auth: string, server: string, m: Measurement, extra: [string, string] = ['', '']) => [
+    row,
+    auth,
+    server,
+    fmt(m.rps),
+    ms(m.p50),
+    ms(m.p99),
+    fmt(m.requests),
+    String(m.failures),
+    fmt(m.cpuUs),
+    fmt(m.rps / hello.rps, 3),
+    ...extra,
+  ];
+  const rows: string[][] = [cells('hello world (ceiling)', '', 'hello', hello)];
+  for (const row of r.rows) {
+    if (row.baseline) {
+      rows.push(cells(row.label, row.auth, 'baseline', row.baseline));
+      const cpu = row.app.cpuUs !== undefined && row.baseline.cpuUs !== undefined ? fmt(row.baseline.cpuUs / row.app.cpuUs, 2) : 'n/a';
+      rows.push(cells('', '', 'app', row.app, [fmt(row.app.rps / row.baseline.rps, 2), cpu]));
+    } else {
+      rows.push(cells(row.label, row.auth, 'app', row.app, ['(no baseline)', '']));
+    }
+  }
+  console.log(table(header, rows, 3));
+  console.log(
+    '(CPU µs/req: the server process\'s own user + system time per request, all threads' +
+      (r.db.key === 'pglite' ? ', the in-memory database included' : ', PostgreSQL\'s own work not included') +
+      '. CPU base/app: the ratio if each server\'s own CPU were the only limit.)',
+  );
+  const m = r.memory;
+  console.log(`app memory, MiB: RSS after start ${fmt(m.idle?.rssMiB)}${heapText(m.idleHeap)}, VmHWM at that point ${fmt(m.idle?.hwmMiB)}`);
+  console.log(`                 RSS after seeding ${fmt(m.afterSeeding?.rssMiB)}${heapText(m.afterSeedingHeap)}`);
+  if (m.load) {
+    console.log(
+      `                 ${m.load.seconds}-s GET load run (${fmt(m.load.measurement.rps)} req/s): RSS ${fmt(m.load.before)} → ${fmt(m.load.after)}, ` +
+        `peak ${fmt(m.load.peak)}, growth ${fmt(m.load.after - m.load.before, 1)}; heap after${heapText(m.load.afterHeap)}`,
+    );
+  } else {
+    console.log('                 load run skipped (BENCH_MEMORY_SECONDS=0)');
+  }
+  console.log(`RSS at the end of the series: ${m.end.map((e) => `${e.name} ${fmt(e.memory?.rssMiB)} MiB (VmHWM ${fmt(e.memory?.hwmMiB)})`).join(', ')}`);
+}
+
+interface Verdict {
+  what: string;
+  figure: string;
+  met: boolean | undefined;
+}
+
+function verdicts(results: DbResult[], plansPerSecond: number): Verdict[] {
+  const out: Verdict[] = [];
+  for (const r of results) {
+    const name = r.db.key === 'pglite' ? 'PGlite' : 'PostgreSQL';
+    for (const row of r.rows.filter((x) => x.label === 'GET /api/v1/drivers')) {
+      const ratio = row.app.rps / row.baseline!.rps;
+      out.push({ what: `driver list ≥ ${TARGET.ratio} × baseline, ${name}, ${row.auth}`, figure: fmt(ratio, 2), met: ratio >= TARGET.ratio });
+    }
+    if (r.db.key === 'postgres') {
+      for (const row of r.rows.filter((x) => x.label === 'GET /api/v1/drivers')) {
+        out.push({
+          what: `driver list p99 < ${TARGET.p99Ms} ms at ${CONNECTIONS} connections${CONNECTIONS === 10 ? '' : ' (target is at 10)'}, PostgreSQL, ${row.auth}`,
+          figure: `${ms(row.app.p99)} ms`,
+          met: row.app.p99 < TARGET.p99Ms,
+        });
+      }
+    }
+    const limit = r.db.key === 'pglite' ? TARGET.rssPgliteMiB : TARGET.rssPostgresMiB;
+    const rss = r.memory.idle?.rssMiB;
+    out.push({ what: `app RSS after start ≤ ${limit} MiB, ${name}`, figure: `${fmt(rss)} MiB`, met: rss === undefined ? undefined : rss <= limit });
+    const load = r.memory.load;
+    const growth = load ? load.after - load.before : undefined;
+    out.push({
+      what: `app RSS growth over a ${load?.seconds ?? 60}-s load run ≤ ${TARGET.growthMiB} MiB, ${name}${load && load.seconds !== 60 ? ' (target is over 60 s)' : ''}`,
+      figure: growth === undefined ? 'skipped' : `${fmt(growth, 1)} MiB (peak ${fmt(load!.peak)} MiB)`,
+      met: growth === undefined || !Number.isFinite(growth) ? undefined : growth <= TARGET.growthMiB,
+    });
+  }
+  out.push({ what: `planner ≥ ${fmt(TARGET.plansPerSecond)} plans/s on one core (in process)`, figure: `${fmt(plansPerSecond)} plans/s`, met: plansPerSecond >= TARGET.plansPerSecond });
+  return out;
+}
+
+function printSummary(results: DbResult[], planner: ReturnType<typeof measurePlanner>): boolean {
+  console.log(`\n== Summary (medians of ${ROUNDS} round(s); ratio = app req/s ÷ baseline req/s)`);
+  const rows: string[][] = [];
+  for (const r of results) {
+    const name = r.db.key === 'pglite' ? 'PGlite (memory)' : 'PostgreSQL';
+    for (const row of r.rows) {
+      const ratio = row.baseline ? row.app.rps / row.baseline.rps : undefined;
+      const isList = row.label === 'GET /api/v1/drivers';
+      rows.push([
+        name,
+        row.label,
+        row.auth,
+        fmt(row.app.rps),
+        row.baseline ? fmt(row.baseline.rps) : '—',
+        ratio === undefined ? '—' : fmt(ratio, 2),
+        isList ? (ratio! >= TARGET.ratio ? 'met' : 'NOT met') : ratio === undefined ? 'no baseline' : 'no target',
+        ms(row.app.p50),
+        ms(row.app.p99),
+        row.baseline ? ms(row.baseline.p99) : '—',
+        String(row.app.failures + (row.baseline?.failures ?? 0)),
+      ]);
+    }
+  }
+  console.log(table(['database', 'row', 'auth', 'app req/s', 'baseline req/s', 'ratio', `≥ ${TARGET.ratio}`, 'app p50 ms', 'app p99 ms', 'base p99 ms', 'errors'], rows, 3));
+  for (const r of results) {
+    const plan = r.rows.find((x) => x.label === 'POST /api/v1/routes/plan')!.app;
+    console.log(
+      `POST /api/v1/routes/plan, ${r.db.key === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${fmt(plan.rps)} plans/s end to end at ${CONNECTIONS} connections, ` +
+        `${fmt(plan.cpuUs)} µs app CPU per plan; the planner alone: ${fmt(1e6 / planner.plansPerSecond)} µs per plan (${fmt(planner.plansPerSecond)} plans/s on one core).`,
+    );
+  }
+
+  console.log('\nTargets:');
+  const list = verdicts(results, planner.plansPerSecond);
+  const width = Math.max(...list.map((v) => v.what.length));
+  for (const v of list) console.log(`  ${v.what.padEnd(width)}  ${v.figure.padStart(26)}  ${v.met === undefined ? 'not measured' : v.met ? 'met' : 'NOT met  <<<'}`);
+  const missed = list.filter((v) => v.met === false);
+  if (missed.length > 0) {
+    console.log(`\n!!! ${missed.length} target(s) NOT met:`);
+    for (const v of missed) console.log(`!!!   ${v.what}: ${v.figure}`);
+  } else {
+    console.log('\nAll measured targets met.');
+  }
+  const failed = results.flatMap((r) => [
+    ...r.rows.flatMap((row) => [row.app, ...(row.baseline ? [row.baseline] : [])]),
+    r.hello,
+    ...(r.memory.load ? [r.memory.load.measurement] : []),
+  ]).reduce((n, m) => n + m.failures, 0);
+  if (failed > 0) console.log(`\n!!! ${failed} request(s) failed (non-2xx, socket errors or time-outs): the figures are not comparable; exit code 1.`);
+  return failed === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const wantPg = DATABASES.includes('postgres');
+  const unknown = DATABASES.filter((d) => d !== 'pglite' && d !== 'postgres');
+  if (unknown.length > 0) throw new Error(`BENCH_DATABASES: expected pglite and/or postgres, got "${unknown.join(',')}"`);
+  if (wantPg && !PG_URL && process.env.BENCH_DATABASES?.includes('postgres')) {
+    throw new Error('BENCH_DATABASES asks for postgres, but neither BENCH_DATABASE_URL nor TEST_DATABASE_URL is set');
+  }
+
+  const runDir = path.join(ROOT, '.bench', `run-${process.pid}-${randomBytes(3).toString('hex')}`);
+  fs.mkdirSync(runDir, { recursive: true });
+  const dbs: DbTarget[] = [
+    ...(DATABASES.includes('pglite') ? [pgliteTarget(runDir)] : []),
+    ...(wantPg && PG_URL ? [postgresTarget(PG_URL, runDir)] : []),
+  ];
+  if (dbs.length === 0) throw new Error('no database to run on: check BENCH_DATABASES');
+
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    killAll();
+    await Promise.allSettled(dbs.map((d) => d.cleanup()));
+    fs.rmSync(runDir, { recursive: true, force: true });
+    try {
+      fs.rmdirSync(path.dirname(runDir)); // .bench, when nothing else is in it
+    } catch {
+      // not empty, or already gone
+    }
+  };
+  const abort = async (code: number, why: string) => {
+    console.error(`\nbench: ${why}; stopping the servers and cleaning up.`);
+    await cleanup().catch(() => undefined);
+    process.exit(code);
+  };
+  process.on('exit', killAll);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void abort(130, `interrupted (${sig})`));
+
+  // The whole run is bounded: each phase has its own time-outs, and this is the backstop.
+  const perRun = WARMUP + DURATION + 20;
+  const budgetS = 420 + dbs.length * (400 + MEMORY_SECONDS + 30 + ROUNDS * 8 * perRun);
+  const watchdog = setTimeout(() => void abort(3, `exceeded its time budget (${budgetS} s)`), budgetS * 1000);
+  watchdog.unref();
+
+  const cpus = os.cpus();
+  const load = () => os.loadavg().map((v) => fmt(v, 2)).join(' / ');
+  const loadAtStart = os.loadavg()[0]!;
+  const startedAt = Date.now();
+  let ok = false;
+  try {
+    console.log(`machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB; node ${process.version}; ${os.type()} ${os.release()}`);
+    console.log(`load average (1/5/15 min) at start: ${load()}`);
+    if (PG_URL && wantPg) console.log(`PostgreSQL ${await postgresVersion(PG_URL)} at ${new URL(PG_URL).host}`);
+    else console.log('PostgreSQL: not run (set TEST_DATABASE_URL or BENCH_DATABASE_URL)');
+    console.log(
+      `settings: ${ROUNDS} round(s), ${WARMUP} s warm-up + ${DURATION} s measured per run, ${CONNECTIONS} connections, ${DRIVERS} drivers, ` +
+        `memory run ${MEMORY_SECONDS} s; databases: ${dbs.map((d) => d.key).join(', ')}`,
+    );
+
+    // The planner alone, here, before any server starts: plans per second on one core.
+    const planner = measurePlanner(Math.min(DURATION, 10));
+    console.log(
+      `\nplanner in process: ${fmt(planner.plansPerSecond)} plans/s for a ${fmt(planner.miles)}-mile, 5-stop trip with fuel ` +
+        `(${planner.restStops} rests, ${planner.fuelStops} fuel stops; target ≥ ${fmt(TARGET.plansPerSecond)})`,
+    );
+    process.stdout.write('compiling the app and the benchmark servers (bench/tsconfig.servers.json) … ');
+    const buildDir = path.join(runDir, 'build');
+    console.log(`${fmt(compileServers(ROOT, buildDir), 1)} s`);
+
+    const results: DbResult[] = [];
     for (const db of dbs) {
       try {
-        tables.push([db.label, await benchDatabase(db)]);
+        results.push(await benchDatabase(db, buildDir, runDir));
       } finally {
         await db.cleanup();
       }
     }
+    for (const r of results) printDatabase(r);
+    ok = printSummary(results, planner);
   } finally {
     clearTimeout(watchdog);
+    await cleanup();
   }
-  for (const [label, results] of tables) {
-    clean = printTable(label, results.page) && clean;
-    const plan = results.plan;
-    const hello = results.page[0]!;
-    console.log(
-      `POST /api/v1/routes/plan: ${fmt(plan.rps, 0)} plans/s end to end, p50 ${fmt(plan.p50, 0)} ms, p99 ${fmt(plan.p99, 0)} ms` +
-        `${plan.cpuUs === undefined ? '' : `, ${fmt(plan.cpuUs, 0)} µs CPU/req`}; vs hello ${fmt(plan.rps / hello.rps, 3)}` +
-        `${plan.failures > 0 ? ` (${plan.failures} failed)` : ''}`,
-    );
-    clean = plan.failures === 0 && clean;
+  console.log(`\nload average (1/5/15 min) at end: ${load()} on ${cpus.length} cores; the run took ${fmt((Date.now() - startedAt) / 60_000, 1)} min`);
+  if (Math.max(loadAtStart, os.loadavg()[0]!) > cpus.length / 2) {
+    console.log('Other work was running on this machine: req/s figures are skewed (CPU µs/req less so); rerun on a quiet machine for firm figures.');
   }
-  console.log(`planner in process: ${fmt(planner.plansPerSecond, 0)} plans/s (target >= 2,000)`);
-  console.log(`\nload average (1 min) at start ${fmt(loadAtStart, 1)}, at end ${fmt(os.loadavg()[0]!, 1)}, on ${os.cpus().length} CPUs.`);
-  if (loadAtStart > os.cpus().length / 2) {
-    console.log(
-      'Other work was running on this machine: requests per second may be skewed (CPU µs/req less so); ' +
-        `for firmer figures rerun on a quiet machine${ROUNDS === 1 ? ' or with BENCH_ROUNDS=3' : ''}.`,
-    );
-  }
-  process.exitCode = clean ? 0 : 1;
-}
-
-async function abort(dbs: DbTarget[], code: number): Promise<void> {
-  for (const child of running) child.kill('SIGKILL');
-  await Promise.allSettled(dbs.map((d) => d.cleanup()));
-  process.exit(code);
+  process.exitCode = ok ? 0 : 1;
 }
 
 main().catch((err: unknown) => {
   console.error('\nbench failed:', err instanceof Error ? err.message : err);
-  for (const child of running) child.kill('SIGKILL');
-  process.exit(1);
+  killAll();
+  process.exitCode = 1;
 });

@@ -1,50 +1,106 @@
 /**
- * Benchmark baseline 2: "the least code that does the same work" as GET /api/v1/drivers. One route,
- * no auth, no rate limit, no schemas, no service layers; but the same database work as the app:
- * a transaction that switches to the application role and sets the tenant (so row-level security
- * applies exactly as in src/db/client.ts), the same page query (same columns, order and window count)
- * and a JSON body of the same shape. The app's throughput divided by this one is the cost of
- * everything the app adds around that work.
+ * The benchmark's baseline: the least code that does the same work as the app for the benchmark's
+ * requests, so that app ÷ baseline is the cost of everything the app adds around that work
+ * (validation, schemas, rate limiting, logging hooks, service layers, …).
  *
- * Env: PORT (required), HOST, BENCH_TENANT_ID (required); DATABASE_URL (postgres://…) plus optional
- * DATABASE_SCHEMA, or BENCH_PGLITE_DIR: the on-disk PGlite cluster the app wrote.
+ * Fastify with no plugins, and per request:
+ *   1. the credential → tenant:
+ *      - X-API-Key: sha256(key) looked up in an in-memory Map (what any cache would hold: a hash,
+ *        never the raw key), preloaded with the keys the harness created through the app;
+ *      - Authorization: Bearer <jwt>: a Map of tokens already verified (token text → tenant, exp),
+ *        exp checked on every hit; a token not seen before is verified with jose (HS256, the app's
+ *        JWT_SECRET, issuer and audience, as src/modules/auth/auth.tokens.ts) and then remembered;
+ *      - anything else: 401;
+ *   2. one transaction on that tenant, opened as src/db/client.ts opens it (SET LOCAL ROLE fleet_app
+ *      and app.tenant_id, in the same round trip as BEGIN on PostgreSQL), so row-level security applies;
+ *   3. the statement(s) of the request:
+ *      - GET  /api/v1/drivers: the page query with its window count, as src/db/sql.ts selectPage and
+ *        listDrivers build it for page=1&pageSize=20, columns aliased to the API's names;
+ *      - POST /api/v1/drivers: the app's INSERT (a new drv_ id, status ACTIVE, created_at = updated_at
+ *        = now) RETURNING the full record under the API's names, answered with 201;
+ *   4. the same JSON body as the app (the harness checks it before measuring).
+ *
+ * Database: DATABASE_URL=postgres://… (with DATABASE_SCHEMA): the app's schema and rows, a pool of
+ * 10 like the app's; otherwise an in-memory PGlite of its own, set up (not measured) with the app's
+ * migrations (schema, RLS policies, the fleet_app role) and the rows listed in the seed file.
+ *
+ * Env: PORT (required), HOST, BENCH_SEED (the harness's seed file, see seed-file.ts), JWT_SECRET,
+ * DATABASE_URL, DATABASE_SCHEMA.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { jwtVerify } from 'jose';
 import pg from 'pg';
+import { migrate } from '../../src/db/migrate.js';
+import type { Database, Tx } from '../../src/db/types.js';
+import { newId } from '../../src/lib/ids.js';
+import type { BenchSeed } from './seed-file.js';
 import { listenAndServe } from './serve.js';
 
-const tenantId = process.env.BENCH_TENANT_ID ?? '';
-// Interpolated into the preamble below, as client.ts does, so it must be a well-formed tenant id.
-if (!/^tnt_[0-9A-Za-z]{22}$/.test(tenantId)) throw new Error('BENCH_TENANT_ID must be a tenant id');
-const PREAMBLE = `SET LOCAL ROLE fleet_app; SELECT set_config('app.tenant_id', '${tenantId}', true)`;
+const seed = JSON.parse(fs.readFileSync(process.env.BENCH_SEED ?? '', 'utf8')) as BenchSeed;
+const jwtSecret = new TextEncoder().encode((process.env.JWT_SECRET ?? '').trim());
+if (jwtSecret.length < 32) throw new Error('JWT_SECRET must be set (the app\'s)');
 
-// The repository's statement for page 1 of 20, with the columns aliased to the API's names so no
-// mapping code is needed.
-const PAGE_SQL = `SELECT id, first_name AS "firstName", last_name AS "lastName", license_number AS "licenseNumber",
-       license_state AS "licenseState", truck_number AS "truckNumber", status,
-       current_hours_driven AS "currentHoursDriven", current_on_duty_time AS "currentOnDutyTime",
-       count(*) OVER () AS total
-  FROM drivers WHERE tenant_id = $1
- ORDER BY last_name, first_name, id
- LIMIT 20 OFFSET 0`;
+// Tenant ids are interpolated into the transaction preamble (as src/db/client.ts does); they are
+// checked once, when they enter a Map below, rather than on every request.
+const TENANT_ID = /^tnt_[0-9A-Za-z]{22}$/;
+const checkedTenant = (id: unknown): string => {
+  if (typeof id !== 'string' || !TENANT_ID.test(id)) throw new Error(`not a tenant id: ${String(id)}`);
+  return id;
+};
 
-type Row = Record<string, unknown> & { total: unknown };
-let queryPage: () => Promise<Row[]>;
+// ---------------------------------------------------------------------------------------------
+// Credentials
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const apiKeys = new Map<string, string>(seed.apiKeys.map((k) => [sha256(k.key), checkedTenant(k.tenantId)]));
+const verifiedTokens = new Map<string, { tenantId: string; exp: number }>();
+
+async function tenantOf(request: FastifyRequest): Promise<string | undefined> {
+  const key = request.headers['x-api-key'];
+  if (typeof key === 'string') return apiKeys.get(sha256(key));
+  const m = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
+  if (!m) return undefined;
+  const token = m[1]!;
+  let known = verifiedTokens.get(token);
+  if (!known) {
+    try {
+      const { payload } = await jwtVerify(token, jwtSecret, { issuer: 'fleet-hos', audience: 'fleet-hos-api', algorithms: ['HS256'] });
+      if (payload.typ !== 'access' || typeof payload.exp !== 'number') return undefined;
+      known = { tenantId: checkedTenant(payload.tid), exp: payload.exp };
+      verifiedTokens.set(token, known);
+    } catch {
+      return undefined;
+    }
+  }
+  return known.exp > Math.floor(Date.now() / 1000) ? known.tenantId : undefined;
+}
+
+const unauthorized = (reply: FastifyReply) => reply.code(401).send({ error: 'Unauthorized' });
+
+// ---------------------------------------------------------------------------------------------
+// One tenant transaction
+
+type Query = <R>(sql: string, params: unknown[]) => Promise<R[]>;
+const preamble = (tenantId: string) => `SET LOCAL ROLE fleet_app; SELECT set_config('app.tenant_id', '${tenantId}', true)`;
+
+let inTenant: <T>(tenantId: string, fn: (query: Query) => Promise<T>) => Promise<T>;
 let closeDb: () => Promise<void>;
 
 const url = process.env.DATABASE_URL;
 if (url && /^postgres(ql)?:\/\//.test(url)) {
   const schema = process.env.DATABASE_SCHEMA;
-  // Same pool size and search_path mechanism as the app's default.
   const pool = new pg.Pool({ connectionString: url, max: 10, options: schema ? `-c search_path=${schema}` : undefined });
-  queryPage = async () => {
+  pool.on('error', () => undefined);
+  inTenant = async (tenantId, fn) => {
     const client = await pool.connect();
     try {
-      await client.query(`BEGIN; ${PREAMBLE}`);
-      const { rows } = await client.query<Row>(PAGE_SQL, [tenantId]);
+      await client.query(`BEGIN; ${preamble(tenantId)}`);
+      const result = await fn(async (sql, params) => (await client.query(sql, params)).rows);
       await client.query('COMMIT');
-      return rows;
+      return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
@@ -54,23 +110,107 @@ if (url && /^postgres(ql)?:\/\//.test(url)) {
   };
   closeDb = () => pool.end();
 } else {
-  const dataDir = process.env.BENCH_PGLITE_DIR;
-  if (!dataDir) throw new Error('set DATABASE_URL (PostgreSQL) or BENCH_PGLITE_DIR (PGlite)');
-  const db = new PGlite(dataDir);
+  const db = new PGlite(); // in memory, like the app's DATABASE_URL=memory://
   await db.waitReady;
-  queryPage = () =>
+  await setUpPglite(db, seed);
+  inTenant = (tenantId, fn) =>
     db.transaction(async (tx) => {
-      await tx.exec(PREAMBLE);
-      return (await tx.query<Row>(PAGE_SQL, [tenantId])).rows;
+      await tx.exec(preamble(tenantId));
+      return fn(async (sql, params) => (await tx.query(sql, params)).rows as never);
     });
   closeDb = () => db.close();
 }
 
+// ---------------------------------------------------------------------------------------------
+// The routes
+
+const PAGE_SQL = `SELECT id, first_name AS "firstName", last_name AS "lastName", license_number AS "licenseNumber",
+       license_state AS "licenseState", truck_number AS "truckNumber", status,
+       current_hours_driven AS "currentHoursDriven", current_on_duty_time AS "currentOnDutyTime",
+       count(*) OVER () AS total
+  FROM drivers WHERE tenant_id = $1
+ ORDER BY last_name, first_name, id
+ LIMIT 20 OFFSET 0`;
+
+const INSERT_SQL = `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'ACTIVE', $10, $10)
+  RETURNING id, first_name AS "firstName", last_name AS "lastName", license_number AS "licenseNumber",
+       license_state AS "licenseState", truck_number AS "truckNumber", phone_number AS "phoneNumber", email, status,
+       user_id AS "userId", current_hours_driven AS "currentHoursDriven", current_on_duty_time AS "currentOnDutyTime",
+       current_cycle_used AS "currentCycleUsed", last_restart_date AS "lastRestartDate", created_at AS "createdAt",
+       updated_at AS "updatedAt", deactivated_at AS "deactivatedAt", reactivated_at AS "reactivatedAt"`;
+
+interface NewDriver {
+  firstName: string;
+  lastName: string;
+  licenseNumber: string;
+  licenseState: string;
+  truckNumber?: string;
+  phoneNumber?: string;
+  email?: string;
+}
+
 const app = Fastify({ logger: false });
-app.get('/api/v1/drivers', async () => {
-  const rows = await queryPage();
+
+app.get('/api/v1/drivers', async (request, reply) => {
+  const tenantId = await tenantOf(request);
+  if (tenantId === undefined) return unauthorized(reply);
+  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(PAGE_SQL, [tenantId]));
   const total = rows.length > 0 ? Number(rows[0]!.total) : 0;
   return { data: rows.map(({ total: _, ...driver }) => driver), total, page: 1, pageSize: 20 };
 });
 
+app.post('/api/v1/drivers', async (request, reply) => {
+  const tenantId = await tenantOf(request);
+  if (tenantId === undefined) return unauthorized(reply);
+  const d = request.body as NewDriver;
+  const params = [tenantId, newId('driver'), d.firstName, d.lastName, d.licenseNumber, d.licenseState, d.truckNumber ?? null, d.phoneNumber ?? null, d.email ?? null, new Date()];
+  const rows = await inTenant(tenantId, (query) => query(INSERT_SQL, params));
+  return reply.code(201).send(rows[0]);
+});
+
 await listenAndServe(app, closeDb);
+
+// ---------------------------------------------------------------------------------------------
+// Set-up of an in-memory PGlite (not measured): the app's migrations, then the app's rows.
+
+async function setUpPglite(db: PGlite, s: BenchSeed): Promise<void> {
+  // migrate() takes the app's Database interface; only system() (a transaction as the owner) is used.
+  const asOwner = <T>(fn: (tx: Tx) => Promise<T>) =>
+    db.transaction((tx) =>
+      fn({
+        async query<R>(sql: string, params?: unknown[]) {
+          const res = await tx.query<R>(sql, params);
+          return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+        },
+      }),
+    );
+  const setup: Database = {
+    kind: 'pglite',
+    system: asOwner,
+    tenant: () => Promise.reject(new Error('not used in set-up')),
+    exec: async (sql) => void (await db.exec(sql)),
+    ping: async () => void (await db.query('SELECT 1')),
+    close: () => db.close(),
+  };
+  await migrate(setup);
+  await asOwner(async (tx) => {
+    for (const t of s.tenants) {
+      await tx.query(
+        `INSERT INTO tenants (id, name, address, phone, contact_email, dot_number, mc_number, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [t.id, t.name, t.address, t.phone, t.contactEmail, t.dotNumber, t.mcNumber, t.status, t.createdAt, t.updatedAt],
+      );
+    }
+    for (const d of s.drivers) {
+      await tx.query(
+        `INSERT INTO drivers (tenant_id, id, user_id, first_name, last_name, license_number, license_state, truck_number, phone_number, email,
+                              status, current_hours_driven, current_on_duty_time, current_cycle_used, last_restart_date,
+                              deactivated_at, reactivated_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+        [d.tenantId, d.id, d.userId, d.firstName, d.lastName, d.licenseNumber, d.licenseState, d.truckNumber, d.phoneNumber, d.email,
+          d.status, d.currentHoursDriven, d.currentOnDutyTime, d.currentCycleUsed, d.lastRestartDate, d.deactivatedAt, d.reactivatedAt, d.createdAt, d.updatedAt],
+      );
+    }
+  });
+}

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Listening and shutdown shared by the baseline servers: loopback only, and a clean exit on SIGTERM
- * so that an on-disk PGlite is closed before the benchmark opens the same data directory again.
+ * Listening and shutdown shared by the benchmark's own servers (hello world, baseline): loopback only,
+ * and a clean exit on SIGTERM (the database closed, the PostgreSQL pool ended).
  */
 export async function listenAndServe(app: FastifyInstance, onClose?: () => Promise<void>): Promise<void> {
   const port = Number(process.env.PORT);
