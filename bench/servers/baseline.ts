@@ -92,7 +92,7 @@ let closeDb: () => Promise<void>;
 const url = process.env.DATABASE_URL;
 if (url && /^postgres(ql)?:\/\//.test(url)) {
   const schema = process.env.DATABASE_SCHEMA;
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: schema ? `-c search_path=${schema}` : undefined });
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c statement_timeout=15s${schema ? ` -c search_path=${schema}` : ''}` });
   pool.on('error', () => undefined);
   inTenant = async (tenantId, fn) => {
     const client = await pool.connect();
