@@ -199,15 +199,11 @@ class Trip {
     return { start, end: this.t };
   }
 
-  private base(span: { start: number; end: number }) {
-    return {
-      sequence: this.segments.length + 1,
-      start_time: iso(span.start),
-      end_time: iso(span.end),
-      duration_hours: round2((span.end - span.start) / HOUR_MS),
-      hos_state_after: hosAfter(this.state),
-    };
-  }
+  /*
+   * Each segment is written as one object literal, the common fields first (sequence, times, duration,
+   * clocks after): that is the order the plan's JSON has always had. Spreading a shared base object
+   * into each was the single most expensive line of the planner.
+   */
 
   drive(miles: number, fromName: string, toName: string): void {
     const hours = miles / this.input.averageSpeedMph;
@@ -221,8 +217,17 @@ class Trip {
     this.milesIntoLeg += miles;
     this.fuelGallons -= miles / this.input.fuel.mpg;
     const to = this.here();
-    const named = (p: Point, name: string): NamedPoint => ({ name, latitude: round6(p.latitude), longitude: round6(p.longitude) });
-    this.segments.push({ ...this.base(span), type: 'drive', from: named(from, fromName), to: named(to, toName), distance_miles: round2(miles) });
+    this.segments.push({
+      sequence: this.segments.length + 1,
+      start_time: iso(span.start),
+      end_time: iso(span.end),
+      duration_hours: round2((span.end - span.start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
+      type: 'drive',
+      from: namedPoint(from, fromName),
+      to: namedPoint(to, toName),
+      distance_miles: round2(miles),
+    });
   }
 
   rest(choice: RestChoice, place: NamedPoint, reason: string): void {
@@ -231,7 +236,11 @@ class Trip {
     if (this.light) return;
     const restType = choice.kind === 'break' ? 'break' : choice.kind === 'split' ? 'partial_rest' : 'full_rest';
     this.segments.push({
-      ...this.base(span),
+      sequence: this.segments.length + 1,
+      start_time: iso(span.start),
+      end_time: iso(span.end),
+      duration_hours: round2((span.end - span.start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
       type: 'rest',
       location: place.name,
       latitude: round6(place.latitude),
@@ -251,7 +260,11 @@ class Trip {
     const cost = round2(gallons * pricePerGallon);
     this.fuelCost += cost;
     this.segments.push({
-      ...this.base(span),
+      sequence: this.segments.length + 1,
+      start_time: iso(span.start),
+      end_time: iso(span.end),
+      duration_hours: round2((span.end - span.start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
       type: 'fuel',
       location: place.name,
       latitude: round6(place.latitude),
@@ -275,7 +288,18 @@ class Trip {
     // Waiting is off duty; seven hours or more in the sleeper berth can pair into a split rest.
     const span = this.record(hours >= 7 ? 'SLEEPER_BERTH' : 'OFF_DUTY', hours);
     if (this.light) return;
-    this.segments.push({ ...this.base(span), type: 'wait', location: place.name, latitude: round6(place.latitude), longitude: round6(place.longitude), reason });
+    this.segments.push({
+      sequence: this.segments.length + 1,
+      start_time: iso(span.start),
+      end_time: iso(span.end),
+      duration_hours: round2((span.end - span.start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
+      type: 'wait',
+      location: place.name,
+      latitude: round6(place.latitude),
+      longitude: round6(place.longitude),
+      reason,
+    });
   }
 
   dock(stop: PlanStop): void {
@@ -283,7 +307,11 @@ class Trip {
     const span = this.record('ON_DUTY_NOT_DRIVING', stop.dockDurationHours);
     if (this.light) return;
     this.segments.push({
-      ...this.base(span),
+      sequence: this.segments.length + 1,
+      start_time: iso(span.start),
+      end_time: iso(span.end),
+      duration_hours: round2((span.end - span.start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
       type: 'dock',
       location: stop.name,
       latitude: stop.latitude,
@@ -295,6 +323,8 @@ class Trip {
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+const namedPoint = (p: Point, name: string): NamedPoint => ({ name, latitude: round6(p.latitude), longitude: round6(p.longitude) });
 
 function appointmentIso(stop: PlanStop): StopEta['appointment'] {
   if (!stop.appointment) return null;
