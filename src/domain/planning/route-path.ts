@@ -2,7 +2,7 @@
  * The trip as one line: each leg's geometry with cumulative miles, so that a position can be found
  * from "miles into the trip", and the tenant's own sites projected onto it.
  */
-import { cumulativeMiles, nearestPointOnPath, pathLengthMiles, pointAlongPath } from '../geo/path.js';
+import { cumulativeMiles, nearestPointOnPath, pointAlongPath } from '../geo/path.js';
 import type { PlanLeg, Point, RestSite } from './types.js';
 
 /** A site within reach of the route, with where it lies along the trip. */
@@ -33,7 +33,9 @@ export class RoutePath {
     }
     this.totalMiles = total;
     this.cumulative = legs.map((l) => cumulativeMiles(l.geometry));
-    this.geometryLength = legs.map((l) => pathLengthMiles(l.geometry));
+    // The last cumulative figure is the path's length (the same additions in the same order as
+    // pathLengthMiles, so the same number), without measuring every segment twice.
+    this.geometryLength = this.cumulative.map((c) => (c.length > 0 ? c[c.length - 1]! : 0));
   }
 
   /** Position after `miles` of leg `leg`; leg distances and geometry lengths may differ (road vs line), so scale. */
