@@ -258,6 +258,11 @@ function better(a: Rank, b: Rank): boolean {
  * fuel on arrival, strictly better past.
  */
 
+/** Gallons burned from mile `from` to mile `to` (none going backwards). */
+function fuelNeeded(from: number, to: number, mpg: number): number {
+  return Math.max(0, to - from) / mpg;
+}
+
 /** Appends `src` arriving with `g` gallons above the reserve to the staircase when it beats the last step. */
 function keepIfBetter(kept: Label[], src: Label, g: number): void {
   const last = kept[kept.length - 1];
@@ -323,7 +328,6 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
   const reserve = tank * reserveFraction;
   const usable = tank - reserve;
   const startUsable = input.startingGallons - reserve;
-  const need = (from: number, to: number): number => Math.max(0, to - from) / mpg;
 
   const cands: Candidate[] = input.stations
     .filter((s) => s.milesAlong >= -EPS && s.milesAlong <= total + EPS)
@@ -392,12 +396,12 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
       standaloneStopCount: stops.length - merged,
       totalGallons,
       totalCost: cents(totalCost),
-      fuelAtArrivalGallons: reserve + (final?.g ?? startUsable - need(0, total)),
+      fuelAtArrivalGallons: reserve + (final?.g ?? startUsable - fuelNeeded(0, total, mpg)),
     };
   };
 
   // No stop needed at all (including a route of zero length).
-  if (total <= EPS || need(0, total) <= startUsable + EPS) return finish(null);
+  if (total <= EPS || fuelNeeded(0, total, mpg) <= startUsable + EPS) return finish(null);
 
   // Arrivals at each station are built lazily from three sources, so that only the labels that survive
   // pruning are ever allocated: the origin, the best "just enough" purchase that arrives on the reserve,
@@ -419,12 +423,12 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
   const arrivalsAt = (v: number): Label[] => {
     const kept: Label[] = [];
     const miles = cands[v]!.miles;
-    const fromOrigin = need(0, miles);
+    const fromOrigin = fuelNeeded(0, miles, mpg);
     let origin = fromOrigin <= EPS || fromOrigin <= startUsable + EPS ? startUsable - fromOrigin : null;
     const from = fillFrom[v]!;
     for (let k = from.length - 1; k >= 0; k--) {
       const w = from[k]!;
-      const g = usable - need(cands[w]!.miles, miles);
+      const g = usable - fuelNeeded(cands[w]!.miles, miles, mpg);
       if (origin !== null && origin >= g) {
         keepIfBetter(kept, ORIGIN, origin);
         origin = null;
@@ -445,7 +449,7 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
     const here = arrivalsAt(u);
     if (here.length === 0) continue;
     const cu = cands[u]!;
-    const toEnd = need(cu.miles, total);
+    const toEnd = fuelNeeded(cu.miles, total, mpg);
     // Finish: buy just enough at u to arrive on the reserve.
     if (toEnd <= usable + EPS) {
       for (const l of here) {
@@ -471,7 +475,7 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
     let cheapest: Label | null = null;
     let cheapestKey: Rank | null = null;
     for (let v = u + 1; v < cands.length; v++) {
-      const n = need(cu.miles, cands[v]!.miles);
+      const n = fuelNeeded(cu.miles, cands[v]!.miles, mpg);
       if (n > usable + EPS) break;
       if (fill) fillFrom[v]!.push(u);
       while (i >= 0 && here[i]!.g < n - EPS) {
