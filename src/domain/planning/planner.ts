@@ -210,14 +210,8 @@ class Trip {
    */
 
   drive(miles: number, fromName: string, toName: string): void {
-    const hours = miles / this.input.averageSpeedMph;
-    if (this.light) {
-      this.record('ON_DUTY_DRIVING', hours);
-      this.milesIntoLeg += miles;
-      return;
-    }
     const from = this.here();
-    const start = this.record('ON_DUTY_DRIVING', hours);
+    const start = this.record('ON_DUTY_DRIVING', miles / this.input.averageSpeedMph);
     this.milesIntoLeg += miles;
     this.fuelGallons -= miles / this.input.fuel.mpg;
     const to = this.here();
@@ -252,6 +246,12 @@ class Trip {
       duty_status: choice.status === 'OFF_DUTY' ? 'OFF_DUTY' : 'SLEEPER_BERTH',
       reason,
     });
+  }
+
+  /** A drive on the light pass: only the clocks and the position. */
+  driveLight(miles: number): void {
+    this.record('ON_DUTY_DRIVING', miles / this.input.averageSpeedMph);
+    this.milesIntoLeg += miles;
   }
 
   /** A rest on the light pass: only the clocks and where it falls. */
@@ -414,7 +414,7 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
       const miles = target - trip.tripMiles;
       if (trip.light) {
         // Where the rests fall, and nothing else (a light trip has no fuel plan).
-        if (miles > 1e-6) trip.drive(miles, '', '');
+        if (miles > 1e-6) trip.driveLight(miles);
         if (stop) trip.restLight(restFor(avail.limitedBy, trip.state));
         continue;
       }
@@ -441,7 +441,7 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
 /** Where the truck stands, named. */
 function placeHere(trip: Trip): NamedPoint {
   const here = trip.here();
-  return { name: trip.input.nameNear(here), ...here };
+  return { name: trip.input.nameNear(here), latitude: here.latitude, longitude: here.longitude };
 }
 
 /** A rest taken where the truck stands: a clock has run out here. */
@@ -477,7 +477,7 @@ function stopPlace(trip: Trip, stop: RestStop): NamedPoint {
   const path = trip.path;
   const legIdx = legAt(path, stop.miles);
   const p = path.pointInLeg(legIdx, stop.miles - path.legStart[legIdx]!);
-  return { name: trip.input.nameNear(p), ...p };
+  return { name: trip.input.nameNear(p), latitude: p.latitude, longitude: p.longitude };
 }
 
 function arriveAt(trip: Trip, index: number): void {
