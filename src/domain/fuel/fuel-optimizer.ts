@@ -159,12 +159,25 @@ export class FuelInputError extends Error {
 
 const show = (v: unknown): string => (typeof v === 'number' ? String(v) : v === null ? 'null' : v === undefined ? 'nothing' : typeof v);
 
+/** What is wrong with a number that must lie in [min, max] (or (min, max]), or null when nothing is. */
+function numberIssue(v: unknown, min: number, max: number, exclusiveMin: boolean): string | null {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return `must be a finite number (got ${show(v)})`;
+  if (exclusiveMin ? v <= min : v < min) return `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min} (got ${v})`;
+  if (v > max) return `must be at most ${max} (got ${v})`;
+  return null;
+}
+
+/** A station's field name ("stations[3].latitude"), built only when it has something to report. */
+function stationNumber(issues: FuelFieldIssue[], i: number, key: string, v: unknown, min: number, max: number): void {
+  const message = numberIssue(v, min, max, false);
+  if (message !== null) issues.push({ field: `stations[${i}].${key}`, message });
+}
+
 function validate(input: FuelPlanInput): void {
   const issues: FuelFieldIssue[] = [];
   const num = (field: string, v: unknown, min: number, max: number, exclusiveMin = false): void => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) issues.push({ field, message: `must be a finite number (got ${show(v)})` });
-    else if (exclusiveMin ? v <= min : v < min) issues.push({ field, message: `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min} (got ${v})` });
-    else if (v > max) issues.push({ field, message: `must be at most ${max} (got ${v})` });
+    const message = numberIssue(v, min, max, exclusiveMin);
+    if (message !== null) issues.push({ field, message });
   };
   if (typeof input !== 'object' || input === null) throw new FuelInputError([{ field: 'input', message: 'must be an object' }]);
   num('totalRouteMiles', input.totalRouteMiles, 0, 20_000);
@@ -178,17 +191,16 @@ function validate(input: FuelPlanInput): void {
   if (!Array.isArray(input.stations)) issues.push({ field: 'stations', message: 'must be an array' });
   else {
     input.stations.forEach((s: FuelStation, i: number) => {
-      const f = `stations[${i}]`;
       if (typeof s !== 'object' || s === null) {
-        issues.push({ field: f, message: 'must be an object' });
+        issues.push({ field: `stations[${i}]`, message: 'must be an object' });
         return;
       }
-      num(`${f}.milesAlong`, s.milesAlong, -1e6, 1e6);
-      if (s.pricePerGallon !== null) num(`${f}.pricePerGallon`, s.pricePerGallon, 0, 100);
-      if (s.discountPerGallon !== undefined) num(`${f}.discountPerGallon`, s.discountPerGallon, 0, 100);
-      num(`${f}.latitude`, s.latitude, -90, 90);
-      num(`${f}.longitude`, s.longitude, -180, 180);
-      if (typeof s.name !== 'string' || s.name.trim() === '') issues.push({ field: `${f}.name`, message: 'must be a non-empty string' });
+      stationNumber(issues, i, 'milesAlong', s.milesAlong, -1e6, 1e6);
+      if (s.pricePerGallon !== null) stationNumber(issues, i, 'pricePerGallon', s.pricePerGallon, 0, 100);
+      if (s.discountPerGallon !== undefined) stationNumber(issues, i, 'discountPerGallon', s.discountPerGallon, 0, 100);
+      stationNumber(issues, i, 'latitude', s.latitude, -90, 90);
+      stationNumber(issues, i, 'longitude', s.longitude, -180, 180);
+      if (typeof s.name !== 'string' || s.name.trim() === '') issues.push({ field: `stations[${i}].name`, message: 'must be a non-empty string' });
     });
   }
   if (input.restStopMiles !== undefined) {
@@ -245,6 +257,17 @@ function better(a: Rank, b: Rank): boolean {
  * kept when the same continuation is added to both). What is left at each station is a staircase: less
  * fuel on arrival, strictly better past.
  */
+
+/** Gallons burned from mile `from` to mile `to` (none going backwards). */
+function fuelNeeded(from: number, to: number, mpg: number): number {
+  return Math.max(0, to - from) / mpg;
+}
+
+/** Appends `src` arriving with `g` gallons above the reserve to the staircase when it beats the last step. */
+function keepIfBetter(kept: Label[], src: Label, g: number): void {
+  const last = kept[kept.length - 1];
+  if (last === undefined || better(src, last)) kept.push(src.g === g ? src : { g, obj: src.obj, cost: src.cost, standalone: src.standalone, stops: src.stops, prev: src.prev });
+}
 
 function nearestRest(miles: number, rests: readonly number[], tolerance: number): number | null {
   let best: number | null = null;
@@ -305,7 +328,6 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
   const reserve = tank * reserveFraction;
   const usable = tank - reserve;
   const startUsable = input.startingGallons - reserve;
-  const need = (from: number, to: number): number => Math.max(0, to - from) / mpg;
 
   const cands: Candidate[] = input.stations
     .filter((s) => s.milesAlong >= -EPS && s.milesAlong <= total + EPS)
@@ -351,23 +373,35 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
       });
     }
     stops.reverse();
-    const merged = stops.filter((s) => s.mergedWithRestAtMiles !== null).length;
+    let merged = 0;
+    let totalGallons = 0;
+    let totalCost = 0;
+    for (const x of stops) {
+      if (x.mergedWithRestAtMiles !== null) merged++;
+      totalGallons += x.gallons;
+      totalCost += x.cost;
+    }
+    // The base fields written out rather than spread (same key order): a spread here was the
+    // optimizer's most expensive line.
     return {
-      ...base,
+      reserveGallons: base.reserveGallons,
+      rangeMiles: base.rangeMiles,
+      stationsConsidered: base.stationsConsidered,
+      stationsIgnored: base.stationsIgnored,
       status: 'PLANNED',
       strategy,
       stops,
       stopCount: stops.length,
       mergedStopCount: merged,
       standaloneStopCount: stops.length - merged,
-      totalGallons: stops.reduce((s, x) => s + x.gallons, 0),
-      totalCost: cents(stops.reduce((s, x) => s + x.cost, 0)),
-      fuelAtArrivalGallons: reserve + (final?.g ?? startUsable - need(0, total)),
+      totalGallons,
+      totalCost: cents(totalCost),
+      fuelAtArrivalGallons: reserve + (final?.g ?? startUsable - fuelNeeded(0, total, mpg)),
     };
   };
 
   // No stop needed at all (including a route of zero length).
-  if (total <= EPS || need(0, total) <= startUsable + EPS) return finish(null);
+  if (total <= EPS || fuelNeeded(0, total, mpg) <= startUsable + EPS) return finish(null);
 
   // Arrivals at each station are built lazily from three sources, so that only the labels that survive
   // pruning are ever allocated: the origin, the best "just enough" purchase that arrives on the reserve,
@@ -382,35 +416,31 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
     const c = cands[u]!;
     const standalone = l.standalone + (c.mergedWith === null ? 1 : 0);
     const cost = l.cost + gallons * c.price;
-    return { g, cost, standalone, stops: l.stops + 1, obj: cost + penalty * standalone, prev: { label: l, at: u, gallons, fill } };
+    return { g, obj: cost + penalty * standalone, cost, standalone, stops: l.stops + 1, prev: { label: l, at: u, gallons, fill } };
   };
 
   /** The staircase of arrivals at v, most fuel first (see prune). */
   const arrivalsAt = (v: number): Label[] => {
     const kept: Label[] = [];
-    const consider = (src: Label, g: number) => {
-      const last = kept[kept.length - 1];
-      if (last === undefined || better(src, last)) kept.push(src.g === g ? src : { ...src, g });
-    };
     const miles = cands[v]!.miles;
-    const fromOrigin = need(0, miles);
+    const fromOrigin = fuelNeeded(0, miles, mpg);
     let origin = fromOrigin <= EPS || fromOrigin <= startUsable + EPS ? startUsable - fromOrigin : null;
     const from = fillFrom[v]!;
     for (let k = from.length - 1; k >= 0; k--) {
       const w = from[k]!;
-      const g = usable - need(cands[w]!.miles, miles);
+      const g = usable - fuelNeeded(cands[w]!.miles, miles, mpg);
       if (origin !== null && origin >= g) {
-        consider(ORIGIN, origin);
+        keepIfBetter(kept, ORIGIN, origin);
         origin = null;
       }
-      consider(fillStop[w]!, g);
+      keepIfBetter(kept, fillStop[w]!, g);
     }
     if (origin !== null && origin >= 0) {
-      consider(ORIGIN, origin);
+      keepIfBetter(kept, ORIGIN, origin);
       origin = null;
     }
-    if (justBest[v]) consider(justBest[v]!, 0);
-    if (origin !== null) consider(ORIGIN, origin); // below the reserve, at mile 0
+    if (justBest[v]) keepIfBetter(kept, justBest[v]!, 0);
+    if (origin !== null) keepIfBetter(kept, ORIGIN, origin); // below the reserve, at mile 0
     return kept;
   };
 
@@ -419,7 +449,7 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
     const here = arrivalsAt(u);
     if (here.length === 0) continue;
     const cu = cands[u]!;
-    const toEnd = need(cu.miles, total);
+    const toEnd = fuelNeeded(cu.miles, total, mpg);
     // Finish: buy just enough at u to arrive on the reserve.
     if (toEnd <= usable + EPS) {
       for (const l of here) {
@@ -445,7 +475,7 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
     let cheapest: Label | null = null;
     let cheapestKey: Rank | null = null;
     for (let v = u + 1; v < cands.length; v++) {
-      const n = need(cu.miles, cands[v]!.miles);
+      const n = fuelNeeded(cu.miles, cands[v]!.miles, mpg);
       if (n > usable + EPS) break;
       if (fill) fillFrom[v]!.push(u);
       while (i >= 0 && here[i]!.g < n - EPS) {

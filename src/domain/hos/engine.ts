@@ -5,7 +5,7 @@
  * one), and the violations already decided. Time is split at the home terminal's midnights so every
  * counter moves linearly inside a step; `availability` uses the same steps, which makes it exact.
  */
-import { branchOn, finalizeChain, makeCand, startHyp, type Cand, type Hyp } from './chain.js';
+import { branchOn, copyHyp, finalizeChain, makeCand, startHyp, type Cand, type Hyp } from './chain.js';
 import { HosError } from './errors.js';
 import { addOnDuty, cleared, cycleUsed, dayIndex, dayStart, emptyLedger, rollTo, type Ledger } from './ledger.js';
 import { limitsOf, type HosLimits } from './rules.js';
@@ -99,8 +99,8 @@ export function advance(state: HosState, status: DutyStatus, hours: number): Hos
   if (!(hours >= 0) || !Number.isFinite(hours)) {
     throw new HosError('INVALID_ARGUMENT', `hours must be a finite number ≥ 0 (got ${hours})`, 'hours');
   }
-  if (hours === 0) return status === state.status ? state : { ...state, status };
-  const m: Mutable<HosState> = { ...state, status };
+  if (hours === 0) return status === state.status ? state : copyOf(state, status);
+  const m = copyOf(state, status);
   const off = m.lim.dayOffsetMinutes;
   let t = state.at;
   let left = hours;
@@ -124,6 +124,38 @@ export function advance(state: HosState, status: DutyStatus, hours: number): Hos
   }
   m.at = state.at + hours * HOUR_MS;
   return m;
+}
+
+/**
+ * A copy of the state to advance, every field written out in one order (the same as `freshState`):
+ * all states then share one object shape, so the engine's reads stay monomorphic. An object spread
+ * here cost more than the rest of `advance` together.
+ */
+function copyOf(s: HosState, status: DutyStatus): Mutable<HosState> {
+  return {
+    rules: s.rules,
+    lim: s.lim,
+    at: s.at,
+    status,
+    inRest: s.inRest,
+    blockStart: s.blockStart,
+    restHours: s.restHours,
+    restSleeperRun: s.restSleeperRun,
+    restSleeperCur: s.restSleeperCur,
+    restSleeperRunEnd: s.restSleeperRunEnd,
+    restartDone: s.restartDone,
+    nonDriving: s.nonDriving,
+    sinceBreak: s.sinceBreak,
+    cumDrive: s.cumDrive,
+    cumOnDuty: s.cumOnDuty,
+    ledger: s.ledger,
+    lastRestartAt: s.lastRestartAt,
+    onDutySinceLongOff: s.onDutySinceLongOff,
+    lastLongOffEnd: s.lastLongOffEnd,
+    flags: s.flags,
+    frozen: s.frozen,
+    hyps: s.hyps,
+  };
 }
 
 function newDay(m: Mutable<HosState>): void {
@@ -273,8 +305,11 @@ function extAvailable(lim: HosLimits, s: Pick<HosState, 'lastRestartAt'>, h: Hyp
 const anchorText = (h: Hyp): string => `since ${iso(h.anchorEnd)}`;
 
 function hypStep(lim: HosLimits, s: HosState, h: Hyp, driving: boolean, t0: number, d: number): Hyp {
-  if (!driving) return { ...h, window: h.window + d, onDuty: h.onDuty + d };
-  const next: Mutable<Hyp> = { ...h, drive: h.drive + d, window: h.window + d, onDuty: h.onDuty + d };
+  const next = copyHyp(h);
+  next.window += d;
+  next.onDuty += d;
+  if (!driving) return next;
+  next.drive += d;
   hypOver(next, t0, d, lim.driveHours - h.drive, F_DRIVE, 'DRIVE', lim.driveHours, lim.rules.drive, h, 'driving');
   if (lim.windowHours !== Infinity) {
     const wl = windowLimit(lim, s, h, t0);

@@ -17,13 +17,20 @@ export interface Reading {
   readonly resetNow: boolean;
 }
 
-const readings = new WeakMap<HosState, Reading>();
+/*
+ * The last few readings, by state identity (states never change once returned). A caller reads the same
+ * state a few times in a row (availability, then clocks), rarely an older one; a WeakMap did the same
+ * job but its per-state entries were a large share of the planner's garbage-collection time.
+ */
+const RECENT = 4;
+const recentStates: (HosState | null)[] = new Array<HosState | null>(RECENT).fill(null);
+const recentReadings: (Reading | null)[] = new Array<Reading | null>(RECENT).fill(null);
+let recentNext = 0;
 
 export function read(s: HosState): Reading {
   // The common case (working, one hypothesis) needs no cache.
   if (!s.inRest && s.hyps.length === 1) return { hyp: s.hyps[0]!, hyps: s.hyps, frozen: s.frozen, resetNow: false };
-  const hit = readings.get(s);
-  if (hit) return hit;
+  for (let i = 0; i < RECENT; i++) if (recentStates[i] === s) return recentReadings[i]!;
   let hyps = s.hyps;
   let frozen = s.frozen;
   let resetNow = false;
@@ -34,7 +41,9 @@ export function read(s: HosState): Reading {
     resetNow = s.restHours >= s.lim.resetOffHours - EPS;
   }
   const r: Reading = { hyp: pick(s, hyps), hyps, frozen, resetNow };
-  readings.set(s, r);
+  recentStates[recentNext] = s;
+  recentReadings[recentNext] = r;
+  recentNext = (recentNext + 1) % RECENT;
   return r;
 }
 

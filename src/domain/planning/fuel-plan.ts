@@ -33,13 +33,12 @@ export function planFuel(input: PlanInput, path: RoutePath, sites: SiteOnRoute[]
     const price = near ? priceOf(near) : null;
     stations.push({ milesAlong: s.tripMiles, pricePerGallon: price, name: s.site.name, latitude: s.site.latitude, longitude: s.site.longitude, discountPerGallon: s.site.fuelDiscountPerGallon ?? 0 });
   }
-  // Fallback points (named only if chosen): the truck can always find diesel near an interstate.
-  const fallbackIds = new Set<string>();
+  // Fallback points (named only if chosen): the truck can always find diesel near an interstate. They
+  // are the only stations with an id.
   for (let m = 0; m <= path.totalMiles; m += FALLBACK_SPACING_MILES) {
-    const id = `fallback:${m}`;
-    fallbackIds.add(id);
     const leg = legAt(path, m);
-    stations.push({ id, milesAlong: m, pricePerGallon: null, name: `en route (mile ${m})`, ...path.pointInLeg(leg, m - path.legStart[leg]!) });
+    const p = path.pointInLeg(leg, m - path.legStart[leg]!);
+    stations.push({ id: `fallback:${m}`, milesAlong: m, pricePerGallon: null, name: `en route (mile ${m})`, latitude: p.latitude, longitude: p.longitude });
   }
   const plan = planFuelStops({
     totalRouteMiles: path.totalMiles,
@@ -56,8 +55,8 @@ export function planFuel(input: PlanInput, path: RoutePath, sites: SiteOnRoute[]
   return {
     stops: plan.stops.map((s) => {
       const point: Point = { latitude: s.station.latitude, longitude: s.station.longitude };
-      const name = s.station.id && fallbackIds.has(s.station.id) ? input.nameNear(point) : s.station.name;
-      return { tripMiles: s.milesAlong, name, ...point, pricePerGallon: s.pricePerGallon, fuelOnDepartureGallons: s.fuelOnDepartureGallons };
+      const name = s.station.id !== undefined ? input.nameNear(point) : s.station.name;
+      return { tripMiles: s.milesAlong, name, latitude: point.latitude, longitude: point.longitude, pricePerGallon: s.pricePerGallon, fuelOnDepartureGallons: s.fuelOnDepartureGallons };
     }),
   };
 }

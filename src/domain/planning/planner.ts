@@ -17,7 +17,7 @@ import {
   type HosState,
 } from '../hos/index.js';
 import { HOUR_MS, type DutyPeriod, type DutyStatus, type LimitKind } from '../hos/types.js';
-import { recommendRest } from '../rest/rest-optimizer.js';
+import { restReasoning } from '../rest/rest-optimizer.js';
 import { legAt, planFuel, type FuelPlanStop } from './fuel-plan.js';
 import { formatIso } from './iso.js';
 import { RoutePath, type SiteOnRoute } from './route-path.js';
@@ -173,7 +173,10 @@ class Trip {
     readonly sites: SiteOnRoute[],
     readonly fuelPlan: FuelPlanStop[],
     start: HosState,
-    /** A light trip only finds where the rests fall: no segments are written out. */
+    /**
+     * A light trip only finds where the rests fall: it keeps the clocks and `restMiles`, writes no
+     * segments, names no places, has no fuel plan and does not weigh splits.
+     */
     readonly light = false,
   ) {
     this.t = input.departureTime;
@@ -189,49 +192,52 @@ class Trip {
     return this.path.pointInLeg(this.leg, this.milesIntoLeg);
   }
 
-  private record(status: DutyStatus, hours: number): { start: number; end: number } {
+  /** `hours` in `status` from now; returns when it started (it ends at the new `t`). */
+  private record(status: DutyStatus, hours: number): number {
     const start = this.t;
     this.state = advance(this.state, status, hours);
     this.t += hours * HOUR_MS;
     const last = this.periods[this.periods.length - 1];
     if (last && last.status === status && last.end === start) last.end = this.t;
     else this.periods.push({ status, start, end: this.t });
-    return { start, end: this.t };
+    return start;
   }
 
-  private base(span: { start: number; end: number }) {
-    return {
-      sequence: this.segments.length + 1,
-      start_time: iso(span.start),
-      end_time: iso(span.end),
-      duration_hours: round2((span.end - span.start) / HOUR_MS),
-      hos_state_after: hosAfter(this.state),
-    };
-  }
+  /*
+   * Each segment is written as one object literal, the common fields first (sequence, times, duration,
+   * clocks after): that is the order the plan's JSON has always had. Spreading a shared base object
+   * into each was the single most expensive line of the planner.
+   */
 
   drive(miles: number, fromName: string, toName: string): void {
-    const hours = miles / this.input.averageSpeedMph;
-    if (this.light) {
-      this.record('ON_DUTY_DRIVING', hours);
-      this.milesIntoLeg += miles;
-      return;
-    }
     const from = this.here();
-    const span = this.record('ON_DUTY_DRIVING', hours);
+    const start = this.record('ON_DUTY_DRIVING', miles / this.input.averageSpeedMph);
     this.milesIntoLeg += miles;
     this.fuelGallons -= miles / this.input.fuel.mpg;
     const to = this.here();
-    const named = (p: Point, name: string): NamedPoint => ({ name, latitude: round6(p.latitude), longitude: round6(p.longitude) });
-    this.segments.push({ ...this.base(span), type: 'drive', from: named(from, fromName), to: named(to, toName), distance_miles: round2(miles) });
+    this.segments.push({
+      sequence: this.segments.length + 1,
+      start_time: iso(start),
+      end_time: iso(this.t),
+      duration_hours: round2((this.t - start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
+      type: 'drive',
+      from: namedPoint(from, fromName),
+      to: namedPoint(to, toName),
+      distance_miles: round2(miles),
+    });
   }
 
   rest(choice: RestChoice, place: NamedPoint, reason: string): void {
-    const span = this.record(choice.status, choice.hours);
+    const start = this.record(choice.status, choice.hours);
     this.restMiles.push(this.tripMiles);
-    if (this.light) return;
     const restType = choice.kind === 'break' ? 'break' : choice.kind === 'split' ? 'partial_rest' : 'full_rest';
     this.segments.push({
-      ...this.base(span),
+      sequence: this.segments.length + 1,
+      start_time: iso(start),
+      end_time: iso(this.t),
+      duration_hours: round2((this.t - start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
       type: 'rest',
       location: place.name,
       latitude: round6(place.latitude),
@@ -242,16 +248,32 @@ class Trip {
     });
   }
 
+  /** A drive on the light pass: only the clocks and the position. */
+  driveLight(miles: number): void {
+    this.record('ON_DUTY_DRIVING', miles / this.input.averageSpeedMph);
+    this.milesIntoLeg += miles;
+  }
+
+  /** A rest on the light pass: only the clocks and where it falls. */
+  restLight(choice: RestChoice): void {
+    this.record(choice.status, choice.hours);
+    this.restMiles.push(this.tripMiles);
+  }
+
   /** Buys up to the level the fuel plan wanted on leaving this stop (never past a full tank). */
   fuel(place: NamedPoint, pricePerGallon: number, targetGallons: number): void {
     const gallons = Math.min(this.input.fuel.tankGallons, Math.max(targetGallons, this.fuelGallons)) - this.fuelGallons;
     if (gallons < 1) return;
-    const span = this.record('ON_DUTY_NOT_DRIVING', FUEL_STOP_HOURS);
+    const start = this.record('ON_DUTY_NOT_DRIVING', FUEL_STOP_HOURS);
     this.fuelGallons += gallons;
     const cost = round2(gallons * pricePerGallon);
     this.fuelCost += cost;
     this.segments.push({
-      ...this.base(span),
+      sequence: this.segments.length + 1,
+      start_time: iso(start),
+      end_time: iso(this.t),
+      duration_hours: round2((this.t - start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
       type: 'fuel',
       location: place.name,
       latitude: round6(place.latitude),
@@ -271,19 +293,35 @@ class Trip {
     this.fuelIndex++;
   }
 
-  wait(hours: number, place: NamedPoint, reason: string): void {
+  /** Waits `hours` at a stop for its appointment window to open. */
+  wait(hours: number, stop: PlanStop): void {
     // Waiting is off duty; seven hours or more in the sleeper berth can pair into a split rest.
-    const span = this.record(hours >= 7 ? 'SLEEPER_BERTH' : 'OFF_DUTY', hours);
+    const start = this.record(hours >= 7 ? 'SLEEPER_BERTH' : 'OFF_DUTY', hours);
     if (this.light) return;
-    this.segments.push({ ...this.base(span), type: 'wait', location: place.name, latitude: round6(place.latitude), longitude: round6(place.longitude), reason });
+    this.segments.push({
+      sequence: this.segments.length + 1,
+      start_time: iso(start),
+      end_time: iso(this.t),
+      duration_hours: round2((this.t - start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
+      type: 'wait',
+      location: stop.name,
+      latitude: round6(stop.latitude),
+      longitude: round6(stop.longitude),
+      reason: `Early for the appointment at ${stop.name}: waiting ${round2(hours)} h off duty until the window opens`,
+    });
   }
 
   dock(stop: PlanStop): void {
     if (stop.dockDurationHours <= 0) return;
-    const span = this.record('ON_DUTY_NOT_DRIVING', stop.dockDurationHours);
+    const start = this.record('ON_DUTY_NOT_DRIVING', stop.dockDurationHours);
     if (this.light) return;
     this.segments.push({
-      ...this.base(span),
+      sequence: this.segments.length + 1,
+      start_time: iso(start),
+      end_time: iso(this.t),
+      duration_hours: round2((this.t - start) / HOUR_MS),
+      hos_state_after: hosAfter(this.state),
       type: 'dock',
       location: stop.name,
       latitude: stop.latitude,
@@ -295,6 +333,8 @@ class Trip {
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+const namedPoint = (p: Point, name: string): NamedPoint => ({ name, latitude: round6(p.latitude), longitude: round6(p.longitude) });
 
 function appointmentIso(stop: PlanStop): StopEta['appointment'] {
   if (!stop.appointment) return null;
@@ -332,105 +372,17 @@ export function planRoute(input: PlanInput): PlanResult {
 /** Merge a planned fuel stop into a rest when it lies this little way ahead. */
 const FUEL_MERGE_MILES = 30;
 
+/*
+ * The simulation's steps are plain functions of the trip (not closures made afresh for every
+ * simulation): the trip carries the input, the path and the sites they need.
+ */
+
 function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelPlan: FuelPlanStop[], start: HosState, light = false): Trip {
   const trip = new Trip(input, path, sites, fuelPlan, start, light);
   const speed = input.averageSpeedMph;
 
-  const dockHoursAfter = (leg: number) => input.stops.slice(leg + 1).reduce((sum, s) => sum + s.dockDurationHours, 0);
-
-  /** Where to stop for a rest needed at trip mile `limitMiles`: a site shortly before it, else that point. */
-  const restPlace = (limitMiles: number, pullback: number, kind: 'rest' | 'fuel'): { miles: number; place: NamedPoint; site?: SiteOnRoute } => {
-    let best: SiteOnRoute | undefined;
-    for (const s of sites) {
-      if (s.tripMiles > limitMiles + 1e-6) break;
-      if (s.tripMiles < Math.max(trip.tripMiles + 1, limitMiles - pullback)) continue;
-      if (kind === 'fuel' && s.site.diesel === false) continue;
-      if (kind === 'rest' && s.site.type === 'CUSTOMER') continue;
-      best = s;
-    }
-    if (best) return { miles: best.tripMiles, place: { name: best.site.name, latitude: best.site.latitude, longitude: best.site.longitude }, site: best };
-    const legIdx = legAt(path, limitMiles);
-    const p = path.pointInLeg(legIdx, limitMiles - path.legStart[legIdx]!);
-    return { miles: limitMiles, place: { name: input.nameNear(p), ...p } };
-  };
-
-  const arriveAt = (index: number) => {
-    const stop = input.stops[index]!;
-    const arrival = trip.t;
-    const appt = stop.appointment;
-    const place = { name: stop.name, latitude: stop.latitude, longitude: stop.longitude };
-    if (appt?.earliest !== undefined && appt.earliest > trip.t + EPS_H * HOUR_MS) {
-      const hours = (appt.earliest - trip.t) / HOUR_MS;
-      trip.wait(hours, place, `Early for the appointment at ${stop.name}: waiting ${round2(hours)} h off duty until the window opens`);
-    }
-    const late = appt?.latest !== undefined ? Math.max(0, (trip.t - appt.latest) / HOUR_MS) : 0;
-    if (trip.light) {
-      trip.dock(stop);
-      return;
-    }
-    if (late > EPS_H) trip.warnings.push(`Stop ${index + 1} (${stop.name}) cannot be reached within its appointment window: ${round2(late)} h late`);
-    trip.dock(stop);
-    trip.stops.push({
-      sequence: index + 1,
-      name: stop.name,
-      type: stop.type,
-      latitude: stop.latitude,
-      longitude: stop.longitude,
-      arrivalTime: iso(arrival),
-      departureTime: iso(trip.t),
-      appointment: appointmentIso(stop),
-      withinWindow: appt ? late <= EPS_H : null,
-      lateByHours: round2(late),
-    });
-  };
-
-  const takeRest = (limit: LimitKind) => {
-    let choice = restFor(limit, trip.state);
-    const driveLeft = remainingDriveHours(path, trip.leg, trip.milesIntoLeg, speed);
-    const docks = dockHoursAfter(trip.leg);
-    // The light first pass only needs where rests fall (for fuel planning); the split lookahead and the
-    // optimizer's reasoning are left to the pass that writes the plan.
-    if (trip.light) return { choice, reason: '' };
-    if (choice.kind !== 'full') return { choice, reason: restReason(choice, limit, '') };
-    const here = trip.here();
-    const place = { name: input.nameNear(here), ...here };
-    // The rest optimizer states the category; the lookahead decides between a full rest and a split.
-    const c = clocksOf(trip.state);
-    const advice = recommendRest({
-      current_location: { latitude: here.latitude, longitude: here.longitude, name: place.name },
-      driver_state: { hours_driven: c.hoursDriven, on_duty_hours: c.onDutyHours, hours_since_break: c.hoursSinceBreak, cycle_hours_used: c.cycleHoursUsed },
-      dock_duration_hours: 0,
-      remaining_route_hours: driveLeft,
-      is_dedicated_rest_stop: true,
-      next_segment_hours: Math.min(driveLeft, 11),
-    });
-    choice = lookahead(choice, driveLeft, docks);
-    return { choice, reason: restReason(choice, limit, advice.reasoning) };
-  };
-
-  /** A full rest, or a sleeper-berth split when that finishes the trip sooner (ties go to the full rest). */
-  const lookahead = (choice: RestChoice, driveLeft: number, docks: number): RestChoice => {
-    if (choice.kind !== 'full') return choice;
-    let best = { choice, hours: Infinity };
-    for (const cand of validSplits(trip.state)) {
-      if (best.hours === Infinity) best.hours = finishHours(trip.state, choice, driveLeft, docks);
-      const hours = finishHours(trip.state, cand, driveLeft, docks);
-      if (hours < best.hours - 0.01) best = { choice: cand, hours };
-    }
-    return best.choice;
-  };
-
-  /** A fuel stop planned just ahead is taken at the rest instead: one stop, not two. */
-  const fuelAtRest = (place: NamedPoint) => {
-    if (trip.light) return;
-    const next = trip.nextFuel();
-    if (!next || Math.abs(next.tripMiles - trip.tripMiles) > FUEL_MERGE_MILES) return;
-    trip.fuel(place, next.pricePerGallon, next.fuelOnDepartureGallons);
-    trip.consumeFuelStop();
-  };
-
   // Origin: wait for its window and load.
-  arriveAt(0);
+  arriveAt(trip, 0);
   for (let leg = 0; leg < input.legs.length; leg++) {
     trip.leg = leg;
     trip.milesIntoLeg = 0;
@@ -440,11 +392,8 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
       if (guard > 500) throw new PlanningError('UNPLANNABLE', 'The trip could not be planned within the HOS limits');
       const avail = availability(trip.state);
       if (avail.driveHours < MIN_DRIVE_H) {
-        const { choice, reason } = takeRest(avail.limitedBy);
-        const here = trip.here();
-        const place = { name: input.nameNear(here), ...here };
-        fuelAtRest(place);
-        trip.rest(choice, place, reason);
+        if (trip.light) trip.restLight(restFor(avail.limitedBy, trip.state));
+        else restHere(trip, avail.limitedBy);
         continue;
       }
       const legLeft = legMiles - trip.milesIntoLeg;
@@ -457,31 +406,157 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
         target = Math.max(trip.tripMiles, fuel.tripMiles);
         stopFor = 'fuel';
       }
-      let place: NamedPoint | undefined;
+      let stop: RestStop | undefined;
       if (stopFor === 'hos') {
-        const chosen = restPlace(target, avail.limitedBy === 'BREAK' ? BREAK_PULLBACK_MILES : REST_PULLBACK_MILES, 'rest');
-        target = chosen.miles;
-        place = chosen.place;
+        stop = restStop(trip, target, avail.limitedBy === 'BREAK' ? BREAK_PULLBACK_MILES : REST_PULLBACK_MILES, 'rest');
+        target = stop.miles;
       }
       const miles = target - trip.tripMiles;
+      if (trip.light) {
+        // Where the rests fall, and nothing else (a light trip has no fuel plan).
+        if (miles > 1e-6) trip.driveLight(miles);
+        if (stop) trip.restLight(restFor(avail.limitedBy, trip.state));
+        continue;
+      }
+      const place = stop ? stopPlace(trip, stop) : undefined;
       const endName = stopFor === 'none' ? toName : stopFor === 'fuel' ? fuel!.name : place!.name;
       if (miles > 1e-6) trip.drive(miles, lastPlaceName(trip, input), endName);
       if (stopFor === 'fuel') {
         // Normally exactly at the planned station; if the plan's point is already behind, fuel here.
         const atStation = Math.abs(fuel!.tripMiles - trip.tripMiles) < 0.5;
-        const here = trip.here();
-        trip.fuel(atStation ? { name: fuel!.name, latitude: fuel!.latitude, longitude: fuel!.longitude } : { name: input.nameNear(here), ...here }, fuel!.pricePerGallon, fuel!.fuelOnDepartureGallons);
+        trip.fuel(atStation ? { name: fuel!.name, latitude: fuel!.latitude, longitude: fuel!.longitude } : placeHere(trip), fuel!.pricePerGallon, fuel!.fuelOnDepartureGallons);
         trip.consumeFuelStop();
       } else if (stopFor === 'hos') {
-        const { choice, reason } = takeRest(avail.limitedBy);
-        fuelAtRest(place!);
+        const { choice, reason } = takeRest(trip, avail.limitedBy);
+        fuelAtRest(trip, place!);
         trip.rest(choice, place!, reason);
       }
     }
     trip.milesIntoLeg = legMiles;
-    arriveAt(leg + 1);
+    arriveAt(trip, leg + 1);
   }
   return trip;
+}
+
+/** Where the truck stands, named. */
+function placeHere(trip: Trip): NamedPoint {
+  const here = trip.here();
+  return { name: trip.input.nameNear(here), latitude: here.latitude, longitude: here.longitude };
+}
+
+/** A rest taken where the truck stands: a clock has run out here. */
+function restHere(trip: Trip, limit: LimitKind): void {
+  const place = placeHere(trip);
+  const { choice, reason } = takeRest(trip, limit, place);
+  fuelAtRest(trip, place);
+  trip.rest(choice, place, reason);
+}
+
+/** Where a rest needed at some trip mile is taken: a known site shortly before it, or that point. */
+interface RestStop {
+  miles: number;
+  site?: SiteOnRoute;
+}
+
+/** Where to stop for a rest needed at trip mile `limitMiles`: a site shortly before it, else that point. */
+function restStop(trip: Trip, limitMiles: number, pullback: number, kind: 'rest' | 'fuel'): RestStop {
+  let best: SiteOnRoute | undefined;
+  for (const s of trip.sites) {
+    if (s.tripMiles > limitMiles + 1e-6) break;
+    if (s.tripMiles < Math.max(trip.tripMiles + 1, limitMiles - pullback)) continue;
+    if (kind === 'fuel' && s.site.diesel === false) continue;
+    if (kind === 'rest' && s.site.type === 'CUSTOMER') continue;
+    best = s;
+  }
+  return best ? { miles: best.tripMiles, site: best } : { miles: limitMiles };
+}
+
+/** The named place of a rest stop: the site, or the route's point at that mile named by the input. */
+function stopPlace(trip: Trip, stop: RestStop): NamedPoint {
+  if (stop.site) return { name: stop.site.site.name, latitude: stop.site.site.latitude, longitude: stop.site.site.longitude };
+  const path = trip.path;
+  const legIdx = legAt(path, stop.miles);
+  const p = path.pointInLeg(legIdx, stop.miles - path.legStart[legIdx]!);
+  return { name: trip.input.nameNear(p), latitude: p.latitude, longitude: p.longitude };
+}
+
+function arriveAt(trip: Trip, index: number): void {
+  const stop = trip.input.stops[index]!;
+  const arrival = trip.t;
+  const appt = stop.appointment;
+  if (appt?.earliest !== undefined && appt.earliest > trip.t + EPS_H * HOUR_MS) trip.wait((appt.earliest - trip.t) / HOUR_MS, stop);
+  const late = appt?.latest !== undefined ? Math.max(0, (trip.t - appt.latest) / HOUR_MS) : 0;
+  if (trip.light) {
+    trip.dock(stop);
+    return;
+  }
+  if (late > EPS_H) trip.warnings.push(`Stop ${index + 1} (${stop.name}) cannot be reached within its appointment window: ${round2(late)} h late`);
+  trip.dock(stop);
+  trip.stops.push({
+    sequence: index + 1,
+    name: stop.name,
+    type: stop.type,
+    latitude: stop.latitude,
+    longitude: stop.longitude,
+    arrivalTime: iso(arrival),
+    departureTime: iso(trip.t),
+    appointment: appointmentIso(stop),
+    withinWindow: appt ? late <= EPS_H : null,
+    lateByHours: round2(late),
+  });
+}
+
+function dockHoursAfter(stops: PlanStop[], leg: number): number {
+  let sum = 0;
+  for (let i = leg + 1; i < stops.length; i++) sum += stops[i]!.dockDurationHours;
+  return sum;
+}
+
+/**
+ * The rest to take now (full pass) and the reason the plan gives. `here`: where the truck stands, when
+ * the caller has named it already; the rest optimizer is told about that point.
+ */
+function takeRest(trip: Trip, limit: LimitKind, here?: NamedPoint): { choice: RestChoice; reason: string } {
+  const choice = restFor(limit, trip.state);
+  if (choice.kind !== 'full') return { choice, reason: restReason(choice, limit, '') };
+  const driveLeft = remainingDriveHours(trip.path, trip.leg, trip.milesIntoLeg, trip.input.averageSpeedMph);
+  const place = here ?? placeHere(trip);
+  // The rest optimizer states the category; the lookahead decides between a full rest and a split.
+  const c = clocksOf(trip.state);
+  const advice = restReasoning({
+    current_location: { latitude: place.latitude, longitude: place.longitude, name: place.name },
+    driver_state: { hours_driven: c.hoursDriven, on_duty_hours: c.onDutyHours, hours_since_break: c.hoursSinceBreak, cycle_hours_used: c.cycleHoursUsed },
+    dock_duration_hours: 0,
+    remaining_route_hours: driveLeft,
+    is_dedicated_rest_stop: true,
+    next_segment_hours: Math.min(driveLeft, 11),
+  });
+  const chosen = lookahead(trip, choice, driveLeft, dockHoursAfter(trip.input.stops, trip.leg));
+  return { choice: chosen, reason: restReason(chosen, limit, advice) };
+}
+
+/** A full rest, or a sleeper-berth split when that finishes the trip sooner (ties go to the full rest). */
+function lookahead(trip: Trip, choice: RestChoice, driveLeft: number, docks: number): RestChoice {
+  if (choice.kind !== 'full') return choice;
+  let best = choice;
+  let bestHours = Infinity;
+  for (const cand of validSplits(trip.state)) {
+    if (bestHours === Infinity) bestHours = finishHours(trip.state, choice, driveLeft, docks);
+    const hours = finishHours(trip.state, cand, driveLeft, docks);
+    if (hours < bestHours - 0.01) {
+      best = cand;
+      bestHours = hours;
+    }
+  }
+  return best;
+}
+
+/** A fuel stop planned just ahead is taken at the rest instead: one stop, not two. */
+function fuelAtRest(trip: Trip, place: NamedPoint): void {
+  const next = trip.nextFuel();
+  if (!next || Math.abs(next.tripMiles - trip.tripMiles) > FUEL_MERGE_MILES) return;
+  trip.fuel(place, next.pricePerGallon, next.fuelOnDepartureGallons);
+  trip.consumeFuelStop();
 }
 
 function lastPlaceName(trip: Trip, input: PlanInput): string {
@@ -492,15 +567,16 @@ function lastPlaceName(trip: Trip, input: PlanInput): string {
   return input.stops[0]!.name;
 }
 
+const why: Record<LimitKind, string> = {
+  DRIVE: 'the 11-hour driving limit is reached',
+  WINDOW: 'the 14-hour duty window is expiring',
+  BREAK: '8 hours of driving without a 30-minute break',
+  CYCLE: 'the 70-hour cycle is used up',
+  DAILY_DRIVE: 'the daily driving limit is reached',
+  DAILY_ON_DUTY: 'the daily on-duty limit is reached',
+};
+
 function restReason(choice: RestChoice, limit: LimitKind, advice: string): string {
-  const why: Record<LimitKind, string> = {
-    DRIVE: 'the 11-hour driving limit is reached',
-    WINDOW: 'the 14-hour duty window is expiring',
-    BREAK: '8 hours of driving without a 30-minute break',
-    CYCLE: 'the 70-hour cycle is used up',
-    DAILY_DRIVE: 'the daily driving limit is reached',
-    DAILY_ON_DUTY: 'the daily on-duty limit is reached',
-  };
   switch (choice.kind) {
     case 'break':
       return `30-minute break: ${why[limit]}`;

@@ -2,7 +2,7 @@
  * The trip as one line: each leg's geometry with cumulative miles, so that a position can be found
  * from "miles into the trip", and the tenant's own sites projected onto it.
  */
-import { cumulativeMiles, nearestPointOnPath, pathLengthMiles, pointAlongPath } from '../geo/path.js';
+import { cumulativeMiles, nearestPointOnPath, pointAlongPath } from '../geo/path.js';
 import type { PlanLeg, Point, RestSite } from './types.js';
 
 /** A site within reach of the route, with where it lies along the trip. */
@@ -33,15 +33,37 @@ export class RoutePath {
     }
     this.totalMiles = total;
     this.cumulative = legs.map((l) => cumulativeMiles(l.geometry));
-    this.geometryLength = legs.map((l) => pathLengthMiles(l.geometry));
+    // The last cumulative figure is the path's length (the same additions in the same order as
+    // pathLengthMiles, so the same number), without measuring every segment twice.
+    this.geometryLength = this.cumulative.map((c) => (c.length > 0 ? c[c.length - 1]! : 0));
   }
 
-  /** Position after `miles` of leg `leg`; leg distances and geometry lengths may differ (road vs line), so scale. */
+  /*
+   * The last few positions asked for, by exact (leg, miles): the planner asks for the point where the
+   * truck stands several times in a row (end of a drive, the rest there, the next drive's start), and
+   * each one costs a spherical interpolation.
+   */
+  private readonly recentLeg = [-1, -1, -1, -1];
+  private readonly recentMiles = [NaN, NaN, NaN, NaN];
+  private readonly recentPoint: (Point | null)[] = [null, null, null, null];
+  private recentNext = 0;
+
+  /**
+   * Position after `miles` of leg `leg`; leg distances and geometry lengths may differ (road vs line), so
+   * scale. The point may be shared with earlier calls: read it or copy it, never change it.
+   */
   pointInLeg(leg: number, miles: number): Point {
+    for (let i = 0; i < 4; i++) if (this.recentLeg[i] === leg && this.recentMiles[i] === miles) return this.recentPoint[i]!;
     const l = this.legs[leg]!;
     const fraction = l.distanceMiles > 0 ? Math.min(1, Math.max(0, miles / l.distanceMiles)) : 0;
     const { point } = pointAlongPath(l.geometry, fraction * this.geometryLength[leg]!, this.cumulative[leg]);
-    return { latitude: point.latitude, longitude: point.longitude };
+    const p = { latitude: point.latitude, longitude: point.longitude };
+    const k = this.recentNext;
+    this.recentLeg[k] = leg;
+    this.recentMiles[k] = miles;
+    this.recentPoint[k] = p;
+    this.recentNext = (k + 1) % 4;
+    return p;
   }
 
   /** Sites near the route, ordered by trip miles. */

@@ -795,6 +795,37 @@ function factors(a: Analysis, d: Decision, o: Opportunity): DecisionFactor[] {
  * Throws RestInputError (400) for invalid input.
  */
 export function recommendRest(input: RestRecommendationRequest): RestRecommendation {
+  const { a, o, d } = decide(input);
+  const hosAfter = stateAfter(d.after, a.L);
+  return {
+    recommendation: d.recommendation,
+    duration_hours: d.duration,
+    confidence: d.confidence,
+    feasibility: d.feasibility,
+    reasoning: d.reasoning,
+    opportunity_score: d.opportunity,
+    rest_location: locationOf(a),
+    category: d.category,
+    rest_type: d.kind === null ? null : d.kind === 'BREAK' ? 'break' : d.kind === 'SLEEPER_SPLIT' ? 'partial_rest' : 'full_rest',
+    rest_kind: d.kind,
+    limited_by: d.limitedBy,
+    added_time_hours: d.duration > 0 ? clean(Math.max(0, d.duration - a.dock)) : 0,
+    split_complement_hours: d.splitComplement,
+    hos_state_after: hosAfter,
+    next_rest: nextRequired(d.after, a.L, a.route),
+    decision_factors: factors(a, d, o),
+  };
+}
+
+/**
+ * Only the `reasoning` of `recommendRest` for the same input (same validation, same decision): for the
+ * route planner, which quotes it in the rest segment and needs none of the rest of the answer.
+ */
+export function restReasoning(input: RestRecommendationRequest): string {
+  return decide(input).d.reasoning;
+}
+
+function decide(input: RestRecommendationRequest): { a: Analysis; o: Opportunity; d: Decision } {
   const req = validateRestRequest(input);
   const a = analyse(req);
   const { v, seg, freshCapacity } = a;
@@ -820,25 +851,6 @@ export function recommendRest(input: RestRecommendationRequest): RestRecommendat
       d = noRest(a, o, { reset: resetInSegment, break: breaksLater > 0 }, cycleApproach);
     }
   }
-
-  const hosAfter = stateAfter(d.after, a.L);
-  return {
-    recommendation: d.recommendation,
-    duration_hours: d.duration,
-    confidence: d.confidence,
-    feasibility: d.feasibility,
-    reasoning: d.reasoning,
-    opportunity_score: d.opportunity,
-    rest_location: locationOf(a),
-    category: d.category,
-    rest_type: d.kind === null ? null : d.kind === 'BREAK' ? 'break' : d.kind === 'SLEEPER_SPLIT' ? 'partial_rest' : 'full_rest',
-    rest_kind: d.kind,
-    limited_by: d.limitedBy,
-    added_time_hours: d.duration > 0 ? clean(Math.max(0, d.duration - a.dock)) : 0,
-    split_complement_hours: d.splitComplement,
-    hos_state_after: hosAfter,
-    next_rest: nextRequired(d.after, a.L, a.route),
-    decision_factors: factors(a, d, o),
-  };
+  return { a, o, d };
 }
 
