@@ -351,18 +351,18 @@ describe.skipIf(!REDIS_URL)('RedisRateLimitStore (TEST_REDIS_URL)', () => {
     const withEpoch = new RedisRateLimitStore(redis, prefix, epochKey);
     const epoch = new RedisCredentialsEpoch(redis, epochKey);
     const k = `epoch:${randomBase62(6)}`;
-    expect((await withEpoch.hit(k, 100, 60_000, Date.now())).epoch).toBe('');
+    expect((await withEpoch.hit(k, 100, 60_000)).epoch).toBe('');
     await epoch.advance();
-    const first = (await withEpoch.hit(k, 100, 60_000, Date.now())).epoch;
+    const first = (await withEpoch.hit(k, 100, 60_000)).epoch;
     expect(first).toBe(await redis.get(epochKey));
     expect(first).toMatch(/^[0-9a-f-]{36}$/);
     await epoch.advance();
-    const second = (await withEpoch.hit(k, 100, 60_000, Date.now())).epoch;
+    const second = (await withEpoch.hit(k, 100, 60_000)).epoch;
     expect(second).not.toBe(first);
     // Also on a denied request: a refused caller still learns of the change.
     const d = `denied:${randomBase62(6)}`;
-    await withEpoch.hit(d, 1, 60_000, Date.now());
-    const denied = await withEpoch.hit(d, 1, 60_000, Date.now());
+    await withEpoch.hit(d, 1, 60_000);
+    const denied = await withEpoch.hit(d, 1, 60_000);
     expect(denied.allowed).toBe(false);
     expect(denied.epoch).toBe(second);
   });
