@@ -7,26 +7,12 @@
  *
  *   npx tsx bench/planner-cpu.ts            PLANS=3000 ROUNDS=5 by default
  */
-import { haversineLegs } from '../src/adapters/maps/index.js';
 import { planRoute } from '../src/domain/planning/planner.js';
 import type { PlanInput } from '../src/domain/planning/types.js';
-import { plannerInput } from './planner.js';
+import { plannerInput, plannerVariants, variedInput } from './planner.js';
 
 const PLANS = Number(process.env.PLANS ?? 3000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-
-function variants(n: number): PlanInput[] {
-  const base = plannerInput();
-  const total = base.legs.reduce((s, l) => s + l.distanceMiles, 0);
-  const out: PlanInput[] = [];
-  for (let k = 0; k < n; k++) {
-    const stops = base.stops.map((s, i) => ({ ...s, latitude: s.latitude + 0.05 * Math.sin(k * 7 + i), longitude: s.longitude + 0.05 * Math.cos(k * 3 + i) }));
-    const legs = haversineLegs(stops);
-    const scale = total / legs.reduce((s, l) => s + l.distanceMiles, 0);
-    out.push({ ...base, stops, legs: legs.map((l) => ({ ...l, distanceMiles: l.distanceMiles * scale })) });
-  }
-  return out;
-}
 
 function cpuPlansPerSecond(next: (i: number) => PlanInput): number {
   const rates: number[] = [];
@@ -41,16 +27,13 @@ function cpuPlansPerSecond(next: (i: number) => PlanInput): number {
 }
 
 const same = plannerInput();
-const pool = variants(32);
+const pool = plannerVariants(32);
 let minute = 0;
-const perturbed = (i: number): PlanInput => {
-  const v = pool[i % pool.length]!;
-  return { ...v, departureTime: v.departureTime + ++minute * 60_000 };
-};
+const perturbed = (): PlanInput => variedInput(pool, ++minute);
 // Warm up both paths.
 for (let i = 0; i < 500; i++) {
   planRoute(same);
-  planRoute(perturbed(i));
+  planRoute(perturbed());
 }
 const identical = cpuPlansPerSecond(() => same);
 const varied = cpuPlansPerSecond(perturbed);

@@ -26,7 +26,7 @@ import { combine, measure, type Load, type Measurement } from './lib/load.js';
 import { compileServers, killAll, startServer, type Memory, type Server } from './lib/processes.js';
 import { fmt, ms, table } from './lib/report.js';
 import { ADMIN, apiKey, bearer, call, expectStatus, newDriverBody, ownerLogin, planBody, secondsLeft, seed, type Seeded } from './lib/seed.js';
-import { measurePlanner } from './planner.js';
+import { measurePlanner, type PlannerFigures } from './planner.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -431,7 +431,7 @@ interface Verdict {
   met: boolean | undefined;
 }
 
-function verdicts(results: DbResult[], plansPerSecond: number): Verdict[] {
+function verdicts(results: DbResult[], planner: PlannerFigures): Verdict[] {
   const out: Verdict[] = [];
   for (const r of results) {
     const name = r.db.key === 'pglite' ? 'PGlite' : 'PostgreSQL';
@@ -459,11 +459,15 @@ function verdicts(results: DbResult[], plansPerSecond: number): Verdict[] {
       met: growth === undefined || !Number.isFinite(growth) ? undefined : growth <= TARGET.growthMiB,
     });
   }
-  out.push({ what: `planner ≥ ${fmt(TARGET.plansPerSecond)} plans/s on one core (in process)`, figure: `${fmt(plansPerSecond)} plans/s`, met: plansPerSecond >= TARGET.plansPerSecond });
+  out.push({
+    what: `planner ≥ ${fmt(TARGET.plansPerSecond)} plans/s on one core (in process; same input / every input different)`,
+    figure: `${fmt(planner.plansPerSecond)} / ${fmt(planner.variedPlansPerSecond)} plans/s`,
+    met: Math.min(planner.plansPerSecond, planner.variedPlansPerSecond) >= TARGET.plansPerSecond,
+  });
   return out;
 }
 
-function printSummary(results: DbResult[], planner: ReturnType<typeof measurePlanner>): boolean {
+function printSummary(results: DbResult[], planner: PlannerFigures): boolean {
   console.log(`\n== Summary (medians of ${ROUNDS} round(s); ratio = app req/s ÷ baseline req/s)`);
   const rows: string[][] = [];
   for (const r of results) {
@@ -496,7 +500,7 @@ function printSummary(results: DbResult[], planner: ReturnType<typeof measurePla
   }
 
   console.log('\nTargets:');
-  const list = verdicts(results, planner.plansPerSecond);
+  const list = verdicts(results, planner);
   const width = Math.max(...list.map((v) => v.what.length));
   for (const v of list) console.log(`  ${v.what.padEnd(width)}  ${v.figure.padStart(26)}  ${v.met === undefined ? 'not measured' : v.met ? 'met' : 'NOT met  <<<'}`);
   const missed = list.filter((v) => v.met === false);
@@ -579,7 +583,8 @@ async function main(): Promise<void> {
     const planner = measurePlanner(Math.min(DURATION, 10));
     console.log(
       `\nplanner in process: ${fmt(planner.plansPerSecond)} plans/s for a ${fmt(planner.miles)}-mile, 5-stop trip with fuel ` +
-        `(${planner.restStops} rests, ${planner.fuelStops} fuel stops; target ≥ ${fmt(TARGET.plansPerSecond)})`,
+        `(${planner.restStops} rests, ${planner.fuelStops} fuel stops), ${fmt(planner.variedPlansPerSecond)} plans/s with every plan's input different ` +
+        `(target ≥ ${fmt(TARGET.plansPerSecond)}, judged on the lower)`,
     );
     process.stdout.write('compiling the app and the benchmark servers (bench/tsconfig.servers.json) … ');
     const buildDir = path.join(runDir, 'build');
