@@ -15,9 +15,11 @@
  *
  * Env: MEM_DATABASES (comma list of memory, disk, postgres; default memory,disk and postgres when
  * MEM_DATABASE_URL or TEST_DATABASE_URL is set), MEM_DURATION (default 60), MEM_CONNECTIONS (default
- * 10), MEM_DRIVERS (default 200), MEM_IDLE (default 40), MEM_NODE_ARGS (extra node flags for the server, space-separated).
+ * 10), MEM_DRIVERS (default 200), MEM_IDLE (default 40), MEM_MAIN (the server's entry point, default
+ * dist/main.js here: point it at another build to compare), MEM_NODE_ARGS (extra node flags for the server, space-separated).
  * PostgreSQL runs in a throw-away schema mem_<random>, dropped at the end; the on-disk PGlite in a
- * temporary DATA_DIR, removed at the end.
+ * temporary DATA_DIR, removed at the end: its first start creates the cluster, so the server is then
+ * started once more on the same directory (row "disk reopen", start-up only), as after a restart.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -50,7 +52,8 @@ const PG_URL = process.env.MEM_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const DATABASES = (process.env.MEM_DATABASES ?? (PG_URL ? 'memory,disk,postgres' : 'memory,disk')).split(',').map((s) => s.trim());
 const NODE_ARGS = (process.env.MEM_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const IDLE_SECONDS = intEnv('MEM_IDLE', 40, 0, 600);
-const MAIN = path.join(ROOT, 'dist', 'main.js');
+/** The server's entry point: the build here, or another build's (to compare two versions). */
+const MAIN = path.resolve(process.env.MEM_MAIN ?? path.join(ROOT, 'dist', 'main.js'));
 
 const ADMIN = { email: 'mem-admin@example.test', password: 'mem-admin-password' };
 const OWNER = { email: 'mem-owner@example.test', password: 'mem-owner-password' };
@@ -112,7 +115,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [...NODE_ARGS, MAIN], {
-    cwd: ROOT,
+    cwd: path.dirname(path.dirname(MAIN)),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...APP_ENV, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -219,10 +222,13 @@ function planBody(driverId: string): string {
   });
 }
 
-interface Row {
+interface StartRow {
   database: string;
   startMs: number;
   start: Mem;
+}
+
+interface Row extends StartRow {
   seeded: Mem;
   loadMin: number;
   loadMax: number;
@@ -279,16 +285,26 @@ async function measure(database: string, env: Record<string, string>): Promise<R
   }
 }
 
+async function measureStart(database: string, env: Record<string, string>): Promise<StartRow> {
+  const server = await startServer(env);
+  try {
+    return { database, startMs: server.startMs, start: memOf(server.pid) };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` first');
-  const rows: Row[] = [];
+  const rows: Array<Row | StartRow> = [];
   for (const database of DATABASES) {
     process.stdout.write(`${database}: start, seed ${DRIVERS} drivers, ${DURATION} s of load … `);
     if (database === 'memory') rows.push(await measure(database, { DATABASE_URL: 'memory://' }));
     else if (database === 'disk') {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-mem-'));
       try {
-        rows.push(await measure(database, { DATA_DIR: dir }));
+        rows.push(await measure('disk new', { DATA_DIR: dir }));
+        rows.push(await measureStart('disk reopen', { DATA_DIR: dir }));
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
@@ -311,8 +327,12 @@ async function main(): Promise<void> {
   console.log(`"after" is read 2 s after the load, "idle" ${IDLE_SECONDS} s later; growth = after − seeded.`);
   console.log('database   start-up  RSS start  peak start  RSS seeded  load min..max  RSS after  peak after  growth  RSS idle  requests  CPU µs/req  non-2xx');
   for (const r of rows) {
+    if (!('seeded' in r)) {
+      console.log(`${r.database.padEnd(11)} ${(r.startMs / 1000).toFixed(1).padStart(5)} s  ${f(r.start.rss)}      ${f(r.start.hwm)}`);
+      continue;
+    }
     console.log(
-      `${r.database.padEnd(9)} ${(r.startMs / 1000).toFixed(1).padStart(7)} s  ${f(r.start.rss)}      ${f(r.start.hwm)}       ${f(r.seeded.rss)}       ${f(r.loadMin)}..${f(r.loadMax)}   ${f(r.after.rss)}      ${f(r.after.hwm)}    ${f(r.after.rss - r.seeded.rss)}     ${f(r.idle)}  ${String(r.requests).padStart(8)}  ${f(r.cpuUsPerRequest).padStart(10)}  ${r.non2xx + r.errors}`,
+      `${r.database.padEnd(11)} ${(r.startMs / 1000).toFixed(1).padStart(5)} s  ${f(r.start.rss)}      ${f(r.start.hwm)}       ${f(r.seeded.rss)}       ${f(r.loadMin)}..${f(r.loadMax)}   ${f(r.after.rss)}      ${f(r.after.hwm)}    ${f(r.after.rss - r.seeded.rss)}     ${f(r.idle)}  ${String(r.requests).padStart(8)}  ${f(r.cpuUsPerRequest).padStart(10)}  ${r.non2xx + r.errors}`,
     );
   }
 }

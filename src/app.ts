@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -116,7 +116,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   let redis: Redis | undefined;
   let rateLimits = opts.rateLimits;
   if (!rateLimits && config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+    // Imported only when configured: most deployments (and every test) run without Redis.
+    const { Redis: RedisClient } = await import('ioredis');
+    redis = new RedisClient(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
     rateLimits = new RedisRateLimitStore(redis);
   }
   rateLimits ??= new MemoryRateLimitStore();

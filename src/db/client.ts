@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import pg from 'pg';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import type { Pool } from 'pg';
 import { isTenantId } from '../lib/ids.js';
 import { APP_ROLE, type Database, type QueryResult, type Tx } from './types.js';
 
@@ -25,6 +25,12 @@ export interface DatabaseOptions {
   schema?: string;
   poolSize?: number;
 }
+
+/**
+ * Each driver is imported when a database of its kind is opened, so a process loads either PGlite or
+ * pg, not both (several MB of code each).
+ */
+const loadPGlite = async (): Promise<typeof PGlite> => (await import('@electric-sql/pglite')).PGlite;
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url !== undefined && /^postgres(ql)?:\/\//.test(opts.url)) return openPostgres(opts.url, opts);
@@ -55,9 +61,9 @@ const ON_DISK_CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
 /** How many transactions pass between two looks at the WAL. */
 const CHECKPOINT_CHECK_EVERY = 200;
 
-function pgliteStartParams(inMemory: boolean): string[] {
+function pgliteStartParams(PGliteClass: typeof PGlite, inMemory: boolean): string[] {
   const settings = inMemory ? [...PGLITE_SETTINGS, ...PGLITE_IN_MEMORY_SETTINGS] : PGLITE_SETTINGS;
-  return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
+  return [...PGliteClass.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
 }
 
 /**
@@ -68,16 +74,17 @@ function pgliteStartParams(inMemory: boolean): string[] {
  * So initdb runs in a short-lived child process instead, and this process only loads its result.
  */
 async function openPgliteInMemory(): Promise<PGlite> {
+  const PGliteClass = await loadPGlite();
   let cluster: Uint8Array<ArrayBuffer> | undefined;
   try {
     cluster = await freshCluster();
   } catch {
     // No child process here (an unusual runtime or sandbox): create the cluster in this process, as PGlite does by itself.
   }
-  const options: PGliteOptions = { startParams: pgliteStartParams(true) };
+  const options: PGliteOptions = { startParams: pgliteStartParams(PGliteClass, true) };
   if (cluster !== undefined) options.loadDataDir = new Blob([cluster]);
   else options.initDbStartParams = [...PGLITE_IN_MEMORY_INITDB];
-  const pglite = new PGlite(options);
+  const pglite = new PGliteClass(options);
   await pglite.waitReady;
   // PGlite keeps its options object for the life of the instance: do not let it pin the tarball.
   delete options.loadDataDir;
@@ -85,15 +92,16 @@ async function openPgliteInMemory(): Promise<PGlite> {
 }
 
 async function openPgliteOnDisk(dataDir: string): Promise<PGlite> {
+  const PGliteClass = await loadPGlite();
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     try {
-      await runPgliteChild({ dataDir });
+      await runPgliteChild(PGliteClass, { dataDir });
     } catch {
       // As above: PGlite creates the cluster in this process when it opens the directory.
     }
   }
-  const pglite = new PGlite(dataDir, { startParams: pgliteStartParams(false) });
+  const pglite = new PGliteClass(dataDir, { startParams: pgliteStartParams(PGliteClass, false) });
   await pglite.waitReady;
   return pglite;
 }
@@ -105,7 +113,7 @@ let cachedCluster: Promise<Uint8Array<ArrayBuffer>> | undefined;
  * and kept so that later in-memory databases (tests open many) skip initdb altogether.
  */
 export function freshCluster(): Promise<Uint8Array<ArrayBuffer>> {
-  cachedCluster ??= runPgliteChild({}).then((bytes) => {
+  cachedCluster ??= loadPGlite().then((PGliteClass) => runPgliteChild(PGliteClass, {})).then((bytes) => {
     if (bytes.byteLength === 0) throw new Error('PGlite child produced no cluster');
     return bytes;
   });
@@ -141,7 +149,7 @@ const { PGlite } = require(process.env.FLEET_PGLITE_MODULE);
 });
 `;
 
-function runPgliteChild(opts: { dataDir?: string }): Promise<Uint8Array<ArrayBuffer>> {
+function runPgliteChild(PGliteClass: typeof PGlite, opts: { dataDir?: string }): Promise<Uint8Array<ArrayBuffer>> {
   const pgliteModule = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CHILD_PROGRAM], {
@@ -149,7 +157,7 @@ function runPgliteChild(opts: { dataDir?: string }): Promise<Uint8Array<ArrayBuf
         ...process.env,
         FLEET_PGLITE_MODULE: pgliteModule,
         FLEET_PGLITE_DATA_DIR: opts.dataDir ?? '',
-        FLEET_PGLITE_START_PARAMS: JSON.stringify(pgliteStartParams(opts.dataDir === undefined)),
+        FLEET_PGLITE_START_PARAMS: JSON.stringify(pgliteStartParams(PGliteClass, opts.dataDir === undefined)),
         FLEET_PGLITE_INITDB_PARAMS: JSON.stringify(opts.dataDir === undefined ? PGLITE_IN_MEMORY_INITDB : []),
       },
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
@@ -243,6 +251,7 @@ class PgliteDatabase implements Database {
 }
 
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
@@ -264,7 +273,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: Pool) {}
 
   private async run<T>(preamble: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
