@@ -91,6 +91,17 @@ function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Bytes of the files under a directory (the on-disk PGlite's data: what memory:// keeps in memory). */
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += dirBytes(full);
+    else if (entry.isFile()) total += fs.statSync(full).size;
+  }
+  return total;
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -230,6 +241,9 @@ interface StartRow {
 
 interface Row extends StartRow {
   seeded: Mem;
+  /** On disk: MiB of database files after seeding and after the load. */
+  dataSeeded?: number;
+  dataAfter?: number;
   loadMin: number;
   loadMax: number;
   after: Mem;
@@ -240,12 +254,15 @@ interface Row extends StartRow {
   errors: number;
 }
 
-async function measure(database: string, env: Record<string, string>): Promise<Row> {
+async function measure(database: string, env: Record<string, string>, dataDir?: string): Promise<Row> {
   const server = await startServer(env);
+  // Tables and indexes (pgdata/base), the WAL left out: its size depends on the checkpoint settings.
+  const dataMiB = () => (dataDir === undefined ? undefined : dirBytes(path.join(dataDir, 'pgdata', 'base')) / 1048576);
   try {
     const start = memOf(server.pid);
     const { apiKey, driverId } = await seed(server.url);
     const seeded = memOf(server.pid);
+    const dataSeeded = dataMiB();
     if (new URL(server.url).hostname !== HOST) throw new Error('refusing to load a non-loopback address');
     const samples: number[] = [];
     const sampler = setInterval(() => samples.push(memOf(server.pid).rss), 1000);
@@ -261,6 +278,7 @@ async function measure(database: string, env: Record<string, string>): Promise<R
     });
     clearInterval(sampler);
     const cpu = cpuSecondsOf(server.pid) - cpuBefore;
+    const dataAfter = dataMiB();
     await new Promise((r) => setTimeout(r, 2000));
     const after = memOf(server.pid);
     // V8 keeps the heap it grew under load until its memory reducer runs, some 30 s into idleness.
@@ -271,6 +289,8 @@ async function measure(database: string, env: Record<string, string>): Promise<R
       startMs: server.startMs,
       start,
       seeded,
+      dataSeeded,
+      dataAfter,
       loadMin: Math.min(...samples),
       loadMax: Math.max(...samples),
       after,
@@ -303,7 +323,7 @@ async function main(): Promise<void> {
     else if (database === 'disk') {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-mem-'));
       try {
-        rows.push(await measure('disk new', { DATA_DIR: dir }));
+        rows.push(await measure('disk new', { DATA_DIR: dir }, dir));
         rows.push(await measureStart('disk reopen', { DATA_DIR: dir }));
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
@@ -325,6 +345,11 @@ async function main(): Promise<void> {
   const f = (n: number) => n.toFixed(0).padStart(5);
   console.log(`\nRSS of the server process, MiB (VmRSS; peak = VmHWM). Load: ${DURATION} s, ${CONNECTIONS} connections, 3 × GET drivers page : 1 × POST routes/plan.`);
   console.log(`"after" is read 2 s after the load, "idle" ${IDLE_SECONDS} s later; growth = after − seeded.`);
+  for (const r of rows) {
+    if ('dataAfter' in r && r.dataAfter !== undefined && r.dataSeeded !== undefined) {
+      console.log(`${r.database}: tables and indexes (pgdata/base) ${r.dataSeeded.toFixed(0)} MiB after seeding, ${r.dataAfter.toFixed(0)} MiB after the load (in memory:// these files are the process's memory).`);
+    }
+  }
   console.log('database   start-up  RSS start  peak start  RSS seeded  load min..max  RSS after  peak after  growth  RSS idle  requests  CPU µs/req  non-2xx');
   for (const r of rows) {
     if (!('seeded' in r)) {
