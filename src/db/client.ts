@@ -61,9 +61,14 @@ const ON_DISK_CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
 /** How many transactions pass between two looks at the WAL. */
 const CHECKPOINT_CHECK_EVERY = 200;
 
-function pgliteStartParams(PGliteClass: typeof PGlite, inMemory: boolean): string[] {
+/** Command-line settings (`-c name=value` pairs) appended to PGlite's default start parameters. */
+function pgliteSettings(inMemory: boolean): string[] {
   const settings = inMemory ? [...PGLITE_SETTINGS, ...PGLITE_IN_MEMORY_SETTINGS] : PGLITE_SETTINGS;
-  return [...PGliteClass.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
+  return settings.flatMap((s) => ['-c', s]);
+}
+
+function pgliteStartParams(PGliteClass: typeof PGlite, inMemory: boolean): string[] {
+  return [...PGliteClass.defaultStartParams, ...pgliteSettings(inMemory)];
 }
 
 /**
@@ -96,7 +101,7 @@ async function openPgliteOnDisk(dataDir: string): Promise<PGlite> {
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     try {
-      await runPgliteChild(PGliteClass, { dataDir });
+      await runPgliteChild({ dataDir });
     } catch {
       // As above: PGlite creates the cluster in this process when it opens the directory.
     }
@@ -113,7 +118,7 @@ let cachedCluster: Promise<Uint8Array<ArrayBuffer>> | undefined;
  * and kept so that later in-memory databases (tests open many) skip initdb altogether.
  */
 export function freshCluster(): Promise<Uint8Array<ArrayBuffer>> {
-  cachedCluster ??= loadPGlite().then((PGliteClass) => runPgliteChild(PGliteClass, {})).then((bytes) => {
+  cachedCluster ??= runPgliteChild({}).then((bytes) => {
     if (bytes.byteLength === 0) throw new Error('PGlite child produced no cluster');
     return bytes;
   });
@@ -133,7 +138,7 @@ const fs = require('node:fs');
 const { PGlite } = require(process.env.FLEET_PGLITE_MODULE);
 (async () => {
   const dataDir = process.env.FLEET_PGLITE_DATA_DIR;
-  const startParams = JSON.parse(process.env.FLEET_PGLITE_START_PARAMS);
+  const startParams = [...PGlite.defaultStartParams, ...JSON.parse(process.env.FLEET_PGLITE_SETTINGS)];
   const initDbStartParams = JSON.parse(process.env.FLEET_PGLITE_INITDB_PARAMS);
   const db = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite({ startParams, initDbStartParams });
   await db.waitReady;
@@ -149,7 +154,8 @@ const { PGlite } = require(process.env.FLEET_PGLITE_MODULE);
 });
 `;
 
-function runPgliteChild(PGliteClass: typeof PGlite, opts: { dataDir?: string }): Promise<Uint8Array<ArrayBuffer>> {
+/** Spawns the child at once (synchronously), so a caller can start it and go on with other work. */
+function runPgliteChild(opts: { dataDir?: string }): Promise<Uint8Array<ArrayBuffer>> {
   const pgliteModule = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CHILD_PROGRAM], {
@@ -157,7 +163,7 @@ function runPgliteChild(PGliteClass: typeof PGlite, opts: { dataDir?: string }):
         ...process.env,
         FLEET_PGLITE_MODULE: pgliteModule,
         FLEET_PGLITE_DATA_DIR: opts.dataDir ?? '',
-        FLEET_PGLITE_START_PARAMS: JSON.stringify(pgliteStartParams(PGliteClass, opts.dataDir === undefined)),
+        FLEET_PGLITE_SETTINGS: JSON.stringify(pgliteSettings(opts.dataDir === undefined)),
         FLEET_PGLITE_INITDB_PARAMS: JSON.stringify(opts.dataDir === undefined ? PGLITE_IN_MEMORY_INITDB : []),
       },
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
