@@ -36,6 +36,9 @@ describe('embedded PGlite (memory settings)', () => {
         min_wal_size: '2MB',
         wal_segment_size: '1MB',
       });
+      // Made without the template databases, which an instance serving one database never uses.
+      const databases = await db.system((tx) => tx.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY datname'));
+      expect(databases.rows.map((r) => r.datname)).toEqual(['postgres']);
       await migrate(db);
       await db.exec('CREATE TABLE memory_probe (n int); INSERT INTO memory_probe SELECT generate_series(1, 1000)');
       const { rows } = await db.system((tx) => tx.query<{ total: number }>('SELECT sum(n)::int AS total FROM memory_probe'));
