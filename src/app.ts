@@ -7,7 +7,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -118,7 +117,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata'), schema: config.databaseSchema }));
   await migrate(db);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  // Imported only when configured: most deployments (and every test but the Redis ones) run without it.
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   // A connection error is retried by ioredis; without a listener it would also crash the process.
   redis?.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis connection error'));
   const rateLimits = opts.rateLimits ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());

@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import type { Pool } from 'pg';
 import { isTenantId } from '../lib/ids.js';
 import { APP_ROLE, type Database, type QueryResult, type Tx } from './types.js';
 
@@ -23,18 +26,206 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/**
+ * Each driver is imported when a database of its kind is opened, so a process loads either PGlite or
+ * pg, not both (several MB of code each).
+ */
+const loadPGlite = async (): Promise<typeof PGlite> => (await import('@electric-sql/pglite')).PGlite;
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url !== undefined && /^postgres(ql)?:\/\//.test(opts.url)) return openPostgres(opts.url, opts);
-  const onDisk = opts.url !== 'memory://' && opts.dataDir !== undefined;
-  if (onDisk) fs.mkdirSync(opts.dataDir!, { recursive: true });
-  const pglite = onDisk ? new PGlite(opts.dataDir) : new PGlite();
-  await pglite.waitReady;
-  return new PgliteDatabase(pglite);
+  const dataDir = opts.url !== 'memory://' ? opts.dataDir : undefined;
+  if (dataDir === undefined) return new PgliteDatabase(await openPgliteInMemory(), IN_MEMORY_CHECKPOINT_WAL_BYTES);
+  return new PgliteDatabase(await openPgliteOnDisk(dataDir), ON_DISK_CHECKPOINT_WAL_BYTES);
 }
 
+/**
+ * PostgreSQL settings of the embedded PGlite, on top of PGlite's own start parameters.
+ *
+ * shared_buffers: PostgreSQL's default 128 MB is allocated and zeroed inside the WASM memory at start,
+ * so all of it is resident from the first second, and WASM memory never shrinks. 16 MB (2,048 pages)
+ * holds the working set of a development or test database; pages beyond it are read again from
+ * PGlite's file system (in memory for memory://, the OS page cache on disk), not lost.
+ *
+ * In memory:// the WAL files are JavaScript memory too, so that cluster is made with 1 MB WAL segments
+ * (initdb --wal-segsize=1; PostgreSQL's default is 16 MB, all of it allocated at once), and after a
+ * checkpoint keeps at most max_wal_size=8MB of old segments for reuse (see PgliteDatabase for when
+ * checkpoints happen). On disk the WAL costs disk, not memory, and keeps PostgreSQL's defaults.
+ */
+const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB'];
+const PGLITE_IN_MEMORY_SETTINGS: readonly string[] = ['max_wal_size=8MB', 'min_wal_size=2MB'];
+const PGLITE_IN_MEMORY_INITDB: readonly string[] = ['--wal-segsize=1'];
+/** WAL written since the last checkpoint past which PgliteDatabase checkpoints. */
+const IN_MEMORY_CHECKPOINT_WAL_BYTES = 8 * 1024 * 1024;
+const ON_DISK_CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
+/** How many transactions pass between two looks at the WAL. */
+const CHECKPOINT_CHECK_EVERY = 200;
+
+/** Command-line settings (`-c name=value` pairs) appended to PGlite's default start parameters. */
+function pgliteSettings(inMemory: boolean): string[] {
+  const settings = inMemory ? [...PGLITE_SETTINGS, ...PGLITE_IN_MEMORY_SETTINGS] : PGLITE_SETTINGS;
+  return settings.flatMap((s) => ['-c', s]);
+}
+
+function pgliteStartParams(PGliteClass: typeof PGlite, inMemory: boolean): string[] {
+  return [...PGliteClass.defaultStartParams, ...pgliteSettings(inMemory)];
+}
+
+/**
+ * Creating a cluster (initdb) is the memory peak of PGlite's life: it runs a second, temporary
+ * PostgreSQL instance next to initdb's own WASM module, copies the instance's whole WASM memory, then
+ * tars the result into the real instance; about 600 MB are resident at the top and, since freed WASM
+ * and malloc memory mostly stay mapped, 300 to 400 MB of it stay with the process for its lifetime.
+ * So initdb runs in a short-lived child process instead, and this process only loads its result.
+ */
+async function openPgliteInMemory(): Promise<PGlite> {
+  const PGliteClass = await loadPGlite();
+  let cluster: Uint8Array<ArrayBuffer> | undefined;
+  try {
+    cluster = await freshCluster();
+  } catch {
+    // No child process here (an unusual runtime or sandbox): create the cluster in this process, as PGlite does by itself.
+  }
+  const options: PGliteOptions = { startParams: pgliteStartParams(PGliteClass, true) };
+  if (cluster !== undefined) options.loadDataDir = new Blob([cluster]);
+  else options.initDbStartParams = [...PGLITE_IN_MEMORY_INITDB];
+  const pglite = new PGliteClass(options);
+  await pglite.waitReady;
+  // PGlite keeps its options object for the life of the instance: do not let it pin the tarball.
+  delete options.loadDataDir;
+  return pglite;
+}
+
+async function openPgliteOnDisk(dataDir: string): Promise<PGlite> {
+  const PGliteClass = await loadPGlite();
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    try {
+      await runPgliteChild({ dataDir });
+    } catch {
+      // As above: PGlite creates the cluster in this process when it opens the directory.
+    }
+  }
+  const pglite = new PGliteClass(dataDir, { startParams: pgliteStartParams(PGliteClass, false) });
+  await pglite.waitReady;
+  return pglite;
+}
+
+let cachedCluster: Promise<Uint8Array<ArrayBuffer>> | undefined;
+
+/**
+ * A new, empty PGlite cluster as a gzipped tarball (about 2.5 MB), made once per process in a child
+ * and kept so that later in-memory databases (tests open many) skip initdb altogether.
+ */
+export function freshCluster(): Promise<Uint8Array<ArrayBuffer>> {
+  cachedCluster ??= runPgliteChild({}).then((bytes) => {
+    if (bytes.byteLength === 0) throw new Error('PGlite child produced no cluster');
+    return bytes;
+  });
+  cachedCluster.catch(() => {
+    cachedCluster = undefined;
+  });
+  return cachedCluster;
+}
+
+/**
+ * The child's program (CommonJS, given to `node -e`): opens PGlite, which runs initdb; for an
+ * in-memory cluster, checkpoints it and writes it as a gzipped tarball to fd 3; then closes it
+ * cleanly (an on-disk cluster is left in its directory).
+ */
+const CHILD_PROGRAM = `
+const fs = require('node:fs');
+const { PGlite } = require(process.env.FLEET_PGLITE_MODULE);
+(async () => {
+  const dataDir = process.env.FLEET_PGLITE_DATA_DIR;
+  const startParams = [...PGlite.defaultStartParams, ...JSON.parse(process.env.FLEET_PGLITE_SETTINGS)];
+  const initDbStartParams = JSON.parse(process.env.FLEET_PGLITE_INITDB_PARAMS);
+  const db = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite({ startParams, initDbStartParams });
+  await db.waitReady;
+  if (!dataDir) {
+    // A PGlite instance serves one database: the two templates are never used in memory://, and they
+    // are half of the cluster (15 MB), which the server would otherwise copy into its memory.
+    for (const template of ['template1', 'template0']) {
+      await db.exec('ALTER DATABASE ' + template + ' IS_TEMPLATE false');
+      await db.exec('DROP DATABASE ' + template);
+    }
+    await db.exec('CHECKPOINT');
+    const tarball = Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    await new Promise((resolve, reject) => fs.createWriteStream('', { fd: 3 }).on('error', reject).end(tarball, resolve));
+  }
+  await db.close();
+})().catch((err) => {
+  process.stderr.write(String(err && err.stack || err));
+  process.exit(1);
+});
+`;
+
+/** Spawns the child at once (synchronously), so a caller can start it and go on with other work. */
+function runPgliteChild(opts: { dataDir?: string }): Promise<Uint8Array<ArrayBuffer>> {
+  const pgliteModule = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', CHILD_PROGRAM], {
+      env: {
+        ...process.env,
+        FLEET_PGLITE_MODULE: pgliteModule,
+        FLEET_PGLITE_DATA_DIR: opts.dataDir ?? '',
+        FLEET_PGLITE_SETTINGS: JSON.stringify(pgliteSettings(opts.dataDir === undefined)),
+        FLEET_PGLITE_INITDB_PARAMS: JSON.stringify(opts.dataDir === undefined ? PGLITE_IN_MEMORY_INITDB : []),
+      },
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdio[3]!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve(new Uint8Array(Buffer.concat(chunks)));
+      else reject(new Error(`PGlite initdb child failed (${code ?? signal}): ${stderr}`));
+    });
+  });
+}
+
+/**
+ * PGlite runs PostgreSQL in single-user mode, where nothing checkpoints by itself: there is no
+ * checkpointer process, and the WAL-size trigger (max_wal_size) only fires under a postmaster. Without
+ * checkpoints PostgreSQL can neither recycle nor remove WAL segments, so pg_wal grows by every byte
+ * ever written: in memory:// that is the process's memory, on disk it is disk (and replay time at the
+ * next start). So every CHECKPOINT_CHECK_EVERY transactions this looks at how much WAL the last
+ * checkpoint left behind, and checkpoints past `checkpointWalBytes` (a few milliseconds for a small
+ * database), in the queue behind the transactions already waiting.
+ */
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
-  constructor(private readonly pg: PGlite) {}
+  private transactionsSinceCheck = 0;
+  private checkpointing: Promise<void> | undefined;
+
+  constructor(
+    private readonly pg: PGlite,
+    private readonly checkpointWalBytes: number,
+  ) {}
+
+  private async transaction<T>(fn: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => Promise<T>): Promise<T> {
+    const result = await this.pg.transaction(fn);
+    if (++this.transactionsSinceCheck >= CHECKPOINT_CHECK_EVERY && this.checkpointing === undefined) {
+      this.transactionsSinceCheck = 0;
+      this.checkpointing = this.checkpointIfNeeded().finally(() => {
+        this.checkpointing = undefined;
+      });
+    }
+    return result;
+  }
+
+  private async checkpointIfNeeded(): Promise<void> {
+    try {
+      const { rows } = await this.pg.query<{ bytes: string }>('SELECT (pg_current_wal_insert_lsn() - redo_lsn)::text AS bytes FROM pg_control_checkpoint()');
+      if (Number(rows[0]?.bytes ?? 0) >= this.checkpointWalBytes) await this.pg.exec('CHECKPOINT');
+    } catch {
+      // Closed meanwhile, or a failed checkpoint: the next look tries again.
+    }
+  }
 
   private wrap(tx: { query: PGlite['query'] }): Tx {
     return {
@@ -47,14 +238,14 @@ class PgliteDatabase implements Database {
 
   tenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const preamble = tenantPreamble(tenantId);
-    return this.pg.transaction(async (tx) => {
+    return this.transaction(async (tx) => {
       await tx.exec(preamble);
       return fn(this.wrap(tx));
     });
   }
 
   system<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.pg.transaction((tx) => fn(this.wrap(tx)));
+    return this.transaction((tx) => fn(this.wrap(tx)));
   }
 
   async exec(sql: string): Promise<void> {
@@ -66,11 +257,13 @@ class PgliteDatabase implements Database {
   }
 
   async close(): Promise<void> {
+    await this.checkpointing;
     if (!this.pg.closed) await this.pg.close();
   }
 }
 
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
@@ -93,7 +286,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: Pool) {}
 
   private async run<T>(preamble: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

