@@ -1,8 +1,8 @@
-import v8 from 'node:v8';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { freshCluster } from './db/client.js';
 import { offlineGeocoder } from './infra/geocoding/index.js';
+import { tuneRuntime } from './runtime.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,20 +16,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  // The embedded PGlite is PostgreSQL compiled to WebAssembly. V8 compiles each WASM function on first
-  // call with its baseline compiler (Liftoff), then recompiles the hot ones with its optimizing compiler
-  // (TurboFan) on background threads; each of those threads keeps its own malloc arena, and the compiler
-  // memory freed there stays resident: about 100 MB for PostgreSQL's code. Compiling with TurboFan
-  // straight away, on the calling thread, avoids that; it costs about a second more at start-up (the
-  // functions the migrations use are compiled then) and the code runs at optimized speed from its
-  // first call. Set before the module is compiled (openDatabase); PostgreSQL servers need no WASM.
-  if (!config.databaseUrl?.startsWith('postgres')) v8.setFlagsFromString('--no-liftoff');
-  // Under load V8 lets the old generation grow to up to four times what a full GC left alive before it
-  // collects again (its growing factor adapts to the allocation rate): about 120 MB more resident
-  // during a sustained load on this service, returned only ~30 s after the load stops. A factor of 2
-  // (what V8 itself uses when memory is constrained) keeps that under ~40 MB, for no measurable CPU
-  // per request (bench/memory.ts, 3 runs each). Read at every full GC, so setting it here is enough.
-  v8.setFlagsFromString('--heap-growing-percent=100');
+  tuneRuntime({ embeddedDatabase: !config.databaseUrl?.startsWith('postgres') });
 
   // An in-memory database starts from a cluster made by a child process (db/client.ts, ~2 s): start
   // it first, so that it works while this process loads the offline gazetteer (~0.5 s), which is

@@ -21,21 +21,24 @@
  *   4. the same JSON body as the app (the harness checks it before measuring).
  *
  * Database: DATABASE_URL=postgres://… (with DATABASE_SCHEMA): the app's schema and rows, a pool of
- * 10 like the app's; otherwise an in-memory PGlite of its own, set up (not measured) with the app's
- * migrations (schema, RLS policies, the fleet_app role) and the rows listed in the seed file.
+ * 10 like the app's; otherwise an in-memory PGlite of its own, opened with the app's settings
+ * (src/db/client.ts openPglite) and the app's V8 settings (src/runtime.ts), set up (not measured) with
+ * the app's migrations (schema, RLS policies, the fleet_app role) and the rows listed in the seed file.
  *
  * Env: PORT (required), HOST, BENCH_SEED (the harness's seed file, see seed-file.ts), JWT_SECRET,
  * DATABASE_URL, DATABASE_SCHEMA.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
+import { openPglite } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Database, Tx } from '../../src/db/types.js';
 import { newId } from '../../src/lib/ids.js';
+import { tuneRuntime } from '../../src/runtime.js';
 import type { BenchSeed } from './seed-file.js';
 import { listenAndServe } from './serve.js';
 
@@ -90,6 +93,8 @@ let inTenant: <T>(tenantId: string, fn: (query: Query) => Promise<T>) => Promise
 let closeDb: () => Promise<void>;
 
 const url = process.env.DATABASE_URL;
+// The same runtime as the app's server (src/main.ts): the same WASM compiler and GC settings.
+tuneRuntime({ embeddedDatabase: !(url && /^postgres(ql)?:\/\//.test(url)) });
 if (url && /^postgres(ql)?:\/\//.test(url)) {
   const schema = process.env.DATABASE_SCHEMA;
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c statement_timeout=15s${schema ? ` -c search_path=${schema}` : ''}` });
@@ -110,7 +115,7 @@ if (url && /^postgres(ql)?:\/\//.test(url)) {
   };
   closeDb = () => pool.end();
 } else {
-  const db = new PGlite(); // in memory, like the app's DATABASE_URL=memory://
+  const db = await openPglite(); // in memory with the app's settings, like the app's DATABASE_URL=memory://
   await db.waitReady;
   await setUpPglite(db, seed);
   inTenant = (tenantId, fn) =>

@@ -35,8 +35,15 @@ const loadPGlite = async (): Promise<typeof PGlite> => (await import('@electric-
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url !== undefined && /^postgres(ql)?:\/\//.test(opts.url)) return openPostgres(opts.url, opts);
   const dataDir = opts.url !== 'memory://' ? opts.dataDir : undefined;
-  if (dataDir === undefined) return new PgliteDatabase(await openPgliteInMemory(), IN_MEMORY_CHECKPOINT_WAL_BYTES);
-  return new PgliteDatabase(await openPgliteOnDisk(dataDir), ON_DISK_CHECKPOINT_WAL_BYTES);
+  return new PgliteDatabase(await openPglite(dataDir), dataDir === undefined ? IN_MEMORY_CHECKPOINT_WAL_BYTES : ON_DISK_CHECKPOINT_WAL_BYTES);
+}
+
+/**
+ * A bare PGlite instance with the service's settings, in memory (no `dataDir`) or on disk. The service
+ * wraps it (PgliteDatabase); the benchmark's baseline uses it bare, so both run the same database.
+ */
+export function openPglite(dataDir?: string): Promise<PGlite> {
+  return dataDir === undefined ? openPgliteInMemory() : openPgliteOnDisk(dataDir);
 }
 
 /**
