@@ -64,10 +64,10 @@ export interface NewRoute {
 }
 
 export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Date): Promise<RouteRecord> {
-  const { rows } = await tx.query(
+  await tx.query(
     `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
                               request, summary, stops, segments, created_by, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'PLANNED', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING *`,
+     VALUES ($1, $2, $3, $4, $5, 'PLANNED', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
     [
       tenantId,
       r.id,
@@ -85,7 +85,28 @@ export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Da
       now,
     ],
   );
-  return toRoute(rows[0]!);
+  // The record is what was just written: built from the plan in hand rather than read back (RETURNING *
+  // would send the plan's JSON, ~12 KB, back over the wire to be parsed again). GET returns the same.
+  return {
+    id: r.id,
+    status: 'PLANNED',
+    driverId: r.driverId,
+    vehicleId: r.vehicleId,
+    loadId: r.loadId,
+    departureTime: iso(r.plan.departureTime),
+    arrivalTime: iso(r.plan.arrivalTime),
+    distanceMethod: r.distanceMethod,
+    summary: r.plan.summary,
+    stops: r.plan.stops,
+    segments: r.plan.segments,
+    warnings: r.plan.warnings,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    activatedAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    cancelReason: null,
+  };
 }
 
 export async function findRoute(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<RouteRecord | null> {
