@@ -4,7 +4,7 @@
  *
  * For each database it starts the built service (`node dist/main.js`: run `npm run build` first) as a
  * child process, reads /proc/PID/status when the server first answers (no request served yet but the
- * health probe), seeds one tenant through the API (admin approval, owner login, an API key, drivers),
+ * health probe), seeds it through the API as `npm run bench` does (bench/lib/seed.ts: two approved tenants, API keys, drivers),
  * then drives MEM_DURATION seconds of autocannon load with MEM_CONNECTIONS connections, each cycling
  * through three `GET /api/v1/drivers?page=1&pageSize=20` with the X-API-Key and one
  * `POST /api/v1/routes/plan` (five stops, fuel stops on), sampling RSS every second, and reads RSS
@@ -21,18 +21,17 @@
  * temporary DATA_DIR, removed at the end: its first start creates the cluster, so the server is then
  * started once more on the same directory (row "disk reopen", start-up only), as after a restart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { HOST, killAll, startServer, type Server } from './lib/processes.js';
+import { APP_ENV, planBody, seed } from './lib/seed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOST = '127.0.0.1';
 
 function intEnv(name: string, def: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -47,7 +46,7 @@ function intEnv(name: string, def: number, min: number, max: number): number {
 
 const DURATION = intEnv('MEM_DURATION', 60, 1, 3600);
 const CONNECTIONS = intEnv('MEM_CONNECTIONS', 10, 1, 1000);
-const DRIVERS = intEnv('MEM_DRIVERS', 200, 1, 10_000);
+const DRIVERS = intEnv('MEM_DRIVERS', 200, 20, 10_000);
 const PG_URL = process.env.MEM_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const DATABASES = (process.env.MEM_DATABASES ?? (PG_URL ? 'memory,disk,postgres' : 'memory,disk')).split(',').map((s) => s.trim());
 const NODE_ARGS = (process.env.MEM_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -55,40 +54,16 @@ const IDLE_SECONDS = intEnv('MEM_IDLE', 40, 0, 600);
 /** The server's entry point: the build here, or another build's (to compare two versions). */
 const MAIN = path.resolve(process.env.MEM_MAIN ?? path.join(ROOT, 'dist', 'main.js'));
 
-const ADMIN = { email: 'mem-admin@example.test', password: 'mem-admin-password' };
-const OWNER = { email: 'mem-owner@example.test', password: 'mem-owner-password' };
-const APP_ENV = {
-  NODE_ENV: 'production',
-  HOST,
-  PROCESS_ROLES: 'api',
-  LOG_LEVEL: 'warn',
-  JWT_SECRET: 'mem-jwt-secret-0123456789abcdefghijklmnopq',
-  ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
-  PLATFORM_ADMIN_EMAIL: ADMIN.email,
-  PLATFORM_ADMIN_PASSWORD: ADMIN.password,
-  RATE_LIMIT_USER_PER_HOUR: '1000000000',
-  RATE_LIMIT_STAGING_PER_HOUR: '1000000000',
-  RATE_LIMIT_PRODUCTION_PER_HOUR: '1000000000',
-  RATE_LIMIT_ANONYMOUS_PER_HOUR: '1000000000',
-};
-
 interface Mem {
   rss: number;
   hwm: number;
 }
 
-/** VmRSS and VmHWM of a process, MiB. */
-function memOf(pid: number): Mem {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
-}
-
-/** CPU seconds the process has used (user + system, all threads), from /proc/PID/stat. */
-function cpuSecondsOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** VmRSS and VmHWM of the server, MiB. */
+function memOf(server: Server): Mem {
+  const m = server.memory();
+  if (!m) throw new Error(`cannot read the memory of ${server.name} (pid ${server.pid})`);
+  return { rss: m.rssMiB, hwm: m.hwmMiB };
 }
 
 /** Bytes of the files under a directory (the on-disk PGlite's data: what memory:// keeps in memory). */
@@ -102,135 +77,11 @@ function dirBytes(dir: string): number {
   return total;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Server {
-  url: string;
-  pid: number;
-  startMs: number;
-  stop(): Promise<void>;
-}
-
-const running = new Set<ChildProcess>();
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
+/** The server on `env`, and how long it took to answer HTTP. */
+async function start(env: Record<string, string>): Promise<{ server: Server; startMs: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...NODE_ARGS, MAIN], {
-    cwd: path.dirname(path.dirname(MAIN)),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...APP_ENV, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exited.then(() => running.delete(child));
-  const url = `http://${HOST}:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited during start-up (${child.exitCode ?? child.signalCode}):\n${output}`);
-    try {
-      await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`server did not start within 120 s:\n${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return {
-    url,
-    pid: child.pid!,
-    startMs: performance.now() - started,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-async function call<T>(base: string, method: string, urlPath: string, body?: unknown, token?: string): Promise<T> {
-  const res = await fetch(base + urlPath, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(30_000),
-  });
-  const json = (await res.json()) as T;
-  if (res.status >= 300) throw new Error(`${method} ${urlPath}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-const login = async (base: string, who: { email: string; password: string }) =>
-  (await call<{ accessToken: string }>(base, 'POST', '/api/v1/auth/login', who)).accessToken;
-
-/** One approved tenant with DRIVERS drivers and an API key. */
-async function seed(base: string): Promise<{ apiKey: string; driverId: string }> {
-  const reg = await call<{ tenant: { id: string } }>(base, 'POST', '/api/v1/tenants/register', {
-    organization: {
-      name: 'Memory Freight',
-      address: '100 Commerce St, Dallas, TX 75201',
-      phone: '+1 214 555 0100',
-      contactEmail: 'ops@mem.example.test',
-      dotNumber: '1234567',
-      mcNumber: 'MC-765432',
-    },
-    adminUser: { firstName: 'Olivia', lastName: 'Owner', ...OWNER },
-  });
-  await call(base, 'POST', `/api/v1/admin/tenants/${reg.tenant.id}/approve`, undefined, await login(base, ADMIN));
-  const token = await login(base, OWNER);
-  const { key } = await call<{ key: string }>(base, 'POST', '/api/v1/api-keys', { name: 'memory bench' }, token);
-  let driverId = '';
-  for (let i = 0; i < DRIVERS; i += 10) {
-    const created = await Promise.all(
-      Array.from({ length: Math.min(10, DRIVERS - i) }, (_, k) =>
-        call<{ id: string }>(base, 'POST', '/api/v1/drivers', {
-          firstName: 'Driver',
-          lastName: `Number${i + k}`,
-          licenseNumber: `MEM${String(i + k).padStart(6, '0')}`,
-          licenseState: 'TX',
-        }, token),
-      ),
-    );
-    driverId ||= created[0]!.id;
-  }
-  return { apiKey: key, driverId };
-}
-
-function planBody(driverId: string): string {
-  const stop = (name: string, latitude: number, longitude: number, type: string, dockDurationHours: number) => ({ name, latitude, longitude, type, dockDurationHours });
-  return JSON.stringify({
-    driverId,
-    departureTime: '2026-03-02T12:00:00Z',
-    stops: [
-      stop('Seattle, WA', 47.6062, -122.3321, 'ORIGIN', 1),
-      stop('Boise, ID', 43.615, -116.2023, 'PICKUP', 2),
-      stop('Denver, CO', 39.7392, -104.9903, 'WAYPOINT', 0),
-      stop('Kansas City, MO', 39.0997, -94.5786, 'PICKUP', 1.5),
-      stop('Columbus, OH', 39.9612, -82.9988, 'DELIVERY', 2),
-    ],
-    driverState: { hoursDriven: 0, onDutyHours: 0, hoursSinceBreak: 0, cycleHoursUsed: 0 },
-    options: { includeFuelStops: true, startingFuelGallons: 100 },
-  });
+  const server = await startServer('server', path.dirname(path.dirname(MAIN)), MAIN, { ...APP_ENV, ...env }, '/api/v1/health', NODE_ARGS);
+  return { server, startMs: performance.now() - started };
 }
 
 interface StartRow {
@@ -255,19 +106,19 @@ interface Row extends StartRow {
 }
 
 async function measure(database: string, env: Record<string, string>, dataDir?: string): Promise<Row> {
-  const server = await startServer(env);
+  const { server, startMs } = await start(env);
   // Tables and indexes (pgdata/base), the WAL left out: its size depends on the checkpoint settings.
   const dataMiB = () => (dataDir === undefined ? undefined : dirBytes(path.join(dataDir, 'pgdata', 'base')) / 1048576);
   try {
-    const start = memOf(server.pid);
-    const { apiKey, driverId } = await seed(server.url);
-    const seeded = memOf(server.pid);
+    const startMem = memOf(server);
+    const { apiKey, driverId } = (await seed(server.url, DRIVERS)).read;
+    const seeded = memOf(server);
     const dataSeeded = dataMiB();
     if (new URL(server.url).hostname !== HOST) throw new Error('refusing to load a non-loopback address');
     const samples: number[] = [];
-    const sampler = setInterval(() => samples.push(memOf(server.pid).rss), 1000);
+    const sampler = setInterval(() => samples.push(memOf(server).rss), 1000);
     const page = { method: 'GET' as const, path: '/api/v1/drivers?page=1&pageSize=20' };
-    const cpuBefore = cpuSecondsOf(server.pid);
+    const cpuBefore = server.cpuSeconds() ?? NaN;
     const result = await autocannon({
       url: server.url,
       connections: CONNECTIONS,
@@ -277,17 +128,17 @@ async function measure(database: string, env: Record<string, string>, dataDir?: 
       requests: [page, page, page, { method: 'POST', path: '/api/v1/routes/plan', body: planBody(driverId) }],
     });
     clearInterval(sampler);
-    const cpu = cpuSecondsOf(server.pid) - cpuBefore;
+    const cpu = (server.cpuSeconds() ?? NaN) - cpuBefore;
     const dataAfter = dataMiB();
     await new Promise((r) => setTimeout(r, 2000));
-    const after = memOf(server.pid);
+    const after = memOf(server);
     // V8 keeps the heap it grew under load until its memory reducer runs, some 30 s into idleness.
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    const idle = memOf(server.pid).rss;
+    const idle = memOf(server).rss;
     return {
       database,
-      startMs: server.startMs,
-      start,
+      startMs,
+      start: startMem,
       seeded,
       dataSeeded,
       dataAfter,
@@ -306,9 +157,9 @@ async function measure(database: string, env: Record<string, string>, dataDir?: 
 }
 
 async function measureStart(database: string, env: Record<string, string>): Promise<StartRow> {
-  const server = await startServer(env);
+  const { server, startMs } = await start(env);
   try {
-    return { database, startMs: server.startMs, start: memOf(server.pid) };
+    return { database, startMs, start: memOf(server) };
   } finally {
     await server.stop();
   }
@@ -363,7 +214,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  for (const child of running) child.kill('SIGKILL');
+  killAll();
   console.error(err instanceof Error ? err.stack : err);
   process.exit(1);
 });

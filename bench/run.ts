@@ -25,7 +25,7 @@ import pg from 'pg';
 import { combine, measure, type Load, type Measurement } from './lib/load.js';
 import { compileServers, killAll, startServer, type Memory, type Server } from './lib/processes.js';
 import { fmt, ms, table } from './lib/report.js';
-import { ADMIN, apiKey, bearer, call, expectStatus, newDriverBody, ownerLogin, planBody, secondsLeft, seed, type Seeded } from './lib/seed.js';
+import { APP_ENV, apiKey, bearer, call, expectStatus, newDriverBody, ownerLogin, planBody, secondsLeft, seed, type Seeded } from './lib/seed.js';
 import { measurePlanner, type PlannerFigures } from './planner.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,20 +54,6 @@ const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL |
 const PAGE_PATH = '/api/v1/drivers?page=1&pageSize=20';
 const TARGET = { ratio: 0.8, p99Ms: 20, plansPerSecond: 5000, rssPgliteMiB: 350, rssPostgresMiB: 200, growthMiB: 50 };
 
-const APP_ENV = {
-  NODE_ENV: 'production',
-  PROCESS_ROLES: 'api',
-  LOG_LEVEL: 'warn',
-  JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmnop',
-  ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
-  PLATFORM_ADMIN_EMAIL: ADMIN.email,
-  PLATFORM_ADMIN_PASSWORD: ADMIN.password,
-  // Tens of thousands of requests with one key or token: the spec's hourly limits would stop them.
-  RATE_LIMIT_USER_PER_HOUR: '1000000000',
-  RATE_LIMIT_STAGING_PER_HOUR: '1000000000',
-  RATE_LIMIT_PRODUCTION_PER_HOUR: '1000000000',
-  RATE_LIMIT_ANONYMOUS_PER_HOUR: '1000000000',
-};
 
 // ---------------------------------------------------------------------------------------------
 // Databases

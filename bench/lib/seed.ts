@@ -13,6 +13,22 @@ export const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin
 const OWNER = { email: 'bench-owner@example.test', password: 'bench-owner-password' };
 const WRITER = { email: 'bench-writer@example.test', password: 'bench-writer-password' };
 
+/** The app's environment in every benchmark: production mode, fixed secrets, the limits out of the way. */
+export const APP_ENV = {
+  NODE_ENV: 'production',
+  PROCESS_ROLES: 'api',
+  LOG_LEVEL: 'warn',
+  JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmnop',
+  ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
+  PLATFORM_ADMIN_EMAIL: ADMIN.email,
+  PLATFORM_ADMIN_PASSWORD: ADMIN.password,
+  // Tens of thousands of requests with one key or token: the spec's hourly limits would stop them.
+  RATE_LIMIT_USER_PER_HOUR: '1000000000',
+  RATE_LIMIT_STAGING_PER_HOUR: '1000000000',
+  RATE_LIMIT_PRODUCTION_PER_HOUR: '1000000000',
+  RATE_LIMIT_ANONYMOUS_PER_HOUR: '1000000000',
+};
+
 export interface Reply<T> {
   status: number;
   json: T;
