@@ -28,21 +28,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { intEnv } from './lib/env.js';
 import { HOST, killAll, startServer, type Server } from './lib/processes.js';
 import { APP_ENV, planBody, seed } from './lib/seed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function intEnv(name: string, def: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
-    process.exit(2);
-  }
-  return n;
-}
 
 const DURATION = intEnv('MEM_DURATION', 60, 1, 3600);
 const CONNECTIONS = intEnv('MEM_CONNECTIONS', 10, 1, 1000);

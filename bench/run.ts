@@ -22,6 +22,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { intEnv } from './lib/env.js';
 import { combine, measure, type Load, type Measurement } from './lib/load.js';
 import { compileServers, killAll, startServer, type Memory, type Server } from './lib/processes.js';
 import { fmt, ms, table } from './lib/report.js';
@@ -30,16 +31,6 @@ import { measurePlanner, type PlannerFigures } from './planner.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function intEnv(name: string, def: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
-    process.exit(2);
-  }
-  return n;
-}
 
 const DURATION = intEnv('BENCH_DURATION', 10, 1, 600);
 const WARMUP = intEnv('BENCH_WARMUP', 3, 0, 120);

@@ -1,3 +1,6 @@
+import type { DriverRecord } from '../../src/modules/drivers/drivers.repository.js';
+import type { TenantRecord } from '../../src/modules/tenants/tenants.repository.js';
+
 /**
  * What the benchmark hands the baseline server (as a JSON file, BENCH_SEED): the credentials the
  * harness created through the app's API, and the rows the app holds, read back from its API.
@@ -13,38 +16,8 @@ export interface BenchSeed {
   drivers: SeedDriver[];
 }
 
-export interface SeedTenant {
-  id: string;
-  name: string;
-  address: string;
-  phone: string;
-  contactEmail: string;
-  dotNumber: string | null;
-  mcNumber: string | null;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A tenant's row, as GET /api/v1/tenant returns it. */
+export type SeedTenant = Pick<TenantRecord, 'id' | 'name' | 'address' | 'phone' | 'contactEmail' | 'dotNumber' | 'mcNumber' | 'status' | 'createdAt' | 'updatedAt'>;
 
 /** A driver as GET/POST /api/v1/drivers returns it in full, plus its tenant. */
-export interface SeedDriver {
-  tenantId: string;
-  id: string;
-  firstName: string;
-  lastName: string;
-  licenseNumber: string;
-  licenseState: string;
-  truckNumber: string | null;
-  phoneNumber: string | null;
-  email: string | null;
-  status: string;
-  userId: string | null;
-  currentHoursDriven: number;
-  currentOnDutyTime: number;
-  currentCycleUsed: number;
-  lastRestartDate: string | null;
-  createdAt: string;
-  updatedAt: string;
-  deactivatedAt: string | null;
-  reactivatedAt: string | null;
-}
+export type SeedDriver = DriverRecord & { tenantId: string };
