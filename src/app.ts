@@ -122,9 +122,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   // A connection error is retried by ioredis; without a listener it would also crash the process.
   redis?.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis connection error'));
   const rateLimits = opts.rateLimits ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
-  // Cached credentials are trusted for a minute when every process sees every change at once (Redis
-  // carries the credentials epoch; PGlite is one process by construction), otherwise for five seconds.
-  const principalTtlMs = redis || db.kind === 'pglite' ? 60_000 : 5_000;
+  // Cached credentials are trusted for a minute when every process sees every change at once (the
+  // Redis rate limiter reads the credentials epoch; PGlite is one process by construction), otherwise
+  // for five seconds.
+  const sharedEpoch = redis !== undefined && rateLimits instanceof RedisRateLimitStore;
+  const principalTtlMs = sharedEpoch || db.kind === 'pglite' ? 60_000 : 5_000;
   const apiKeyUsage = new ApiKeyUsage(db);
 
   const secrets = loadSecrets(config);
