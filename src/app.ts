@@ -12,6 +12,7 @@ import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import type { Deps } from './deps.js';
+import { LocalBroadcast, RedisBroadcast } from './infra/broadcast.js';
 import { RedisCredentialsEpoch } from './infra/credentials-epoch.js';
 import { createMailer, type Mailer } from './infra/mailer.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
@@ -27,6 +28,7 @@ import { registerModules } from './modules/index.js';
 import type { PlanningPorts } from './modules/routes/planning-ports.js';
 import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
 import { bootstrapPlatformAdmin } from './modules/admin/admin.service.js';
+import { buildWorkers, type Workers } from './workers/index.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -46,7 +48,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-export type App = FastifyInstance & { deps: Deps };
+/** The app with its dependencies and its background workers (started by main.ts for PROCESS_ROLES=worker). */
+export type App = FastifyInstance & { deps: Deps; workers: Workers };
 
 const REDACT = [
   'req.headers.authorization',
@@ -143,10 +146,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       onEpochError: (err) => app.log.error({ err }, 'could not announce a credential change to the other instances'),
     }),
     apiKeyUsage,
+    broadcast: redis ? new RedisBroadcast(redis) : new LocalBroadcast(),
     rateLimits,
     log: app.log,
   };
   app.decorate('deps', deps);
+  const workers = buildWorkers(deps);
+  app.decorate('workers', workers);
   await bootstrapPlatformAdmin(deps);
 
   const v = validators();
@@ -199,8 +205,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   usageTimer.unref();
 
   app.addHook('onClose', async () => {
+    await workers.stop();
     clearInterval(usageTimer);
     await apiKeyUsage.flush().catch((err: unknown) => app.log.warn({ err }, 'could not record API key use'));
+    await deps.broadcast.close();
     await rateLimits.close();
     if (redis) await redis.quit();
     if (ownsDb) await db.close();

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/types.js';
+import type { Broadcast } from './infra/broadcast.js';
 import type { Mailer } from './infra/mailer.js';
 import type { RateLimitStore } from './infra/rate-limit-store.js';
 import type { Secrets } from './infra/secrets.js';
@@ -19,6 +20,8 @@ export interface Deps {
   tokens: AccessTokens;
   principals: PrincipalDirectory;
   apiKeyUsage: ApiKeyUsage;
+  /** Messages to every API process (the realtime fan-out of dispatched events). */
+  broadcast: Broadcast;
   rateLimits: RateLimitStore;
   log: FastifyBaseLogger;
 }

@@ -24,10 +24,12 @@ async function main(): Promise<void> {
   if (config.databaseUrl === 'memory://') freshCluster().catch(() => undefined);
   offlineGeocoder().geocode('Dallas, TX');
   const app = await buildApp({ config });
-  // Workers (monitoring, webhook delivery, integration sync) join PROCESS_ROLES as they are built.
   if (config.processRoles.includes('api')) {
     await app.listen({ port: config.port, host: config.host });
   }
+  // Background work (event dispatch, webhook delivery, monitoring): any number of worker processes
+  // share it through the database.
+  if (config.processRoles.includes('worker')) await app.workers.start();
   app.log.info({ roles: config.processRoles, database: app.deps.db.kind, redis: Boolean(config.redisUrl) }, 'service started');
 
   let closing = false;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
-import type { Pool } from 'pg';
+import type { Client, Pool } from 'pg';
 import { isTenantId } from '../lib/ids.js';
 import { APP_ROLE, type Database, type QueryResult, type Tx } from './types.js';
 
@@ -255,6 +255,11 @@ class PgliteDatabase implements Database {
     return this.transaction((tx) => fn(this.wrap(tx)));
   }
 
+  async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    return this.pg.listen(channel, () => onNotify());
+  }
+
   async exec(sql: string): Promise<void> {
     await this.pg.exec(sql);
   }
@@ -271,11 +276,12 @@ class PgliteDatabase implements Database {
 
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
   const { default: pg } = await import('pg');
+  // Set once per connection rather than per transaction: a statement never runs longer than 15 s.
+  const connectionOptions = `-c statement_timeout=15s${opts.schema ? ` -c search_path=${opts.schema}` : ''}`;
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
-    // Set once per connection rather than per transaction: a statement never runs longer than 15 s.
-    options: `-c statement_timeout=15s${opts.schema ? ` -c search_path=${opts.schema}` : ''}`,
+    options: connectionOptions,
     idleTimeoutMillis: 30_000,
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
@@ -288,12 +294,23 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       c.release();
     }
   }
-  return new PostgresDatabase(pool);
+  return new PostgresDatabase(pool, () => new pg.Client({ connectionString: url, options: connectionOptions }));
 }
+
+function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid channel name: ${channel}`);
+}
+
+/** How long a lost listening connection waits before connecting again. */
+const LISTEN_RETRY_MS = 1_000;
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /** A connection of its own for LISTEN (a pooled one would be handed to others). */
+    private readonly newClient: () => Client,
+  ) {}
 
   private async run<T>(preamble: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -327,6 +344,46 @@ class PostgresDatabase implements Database {
 
   system<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run('', fn);
+  }
+
+  async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    let client: Client | undefined;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async (first: boolean): Promise<void> => {
+      const c = this.newClient();
+      client = c;
+      let scheduled = false;
+      const again = () => {
+        if (stopped || scheduled) return;
+        scheduled = true;
+        retry = setTimeout(() => void connect(false), LISTEN_RETRY_MS);
+        retry.unref();
+      };
+      c.on('notification', (msg) => {
+        if (msg.channel === channel) onNotify();
+      });
+      c.on('error', () => undefined);
+      c.on('end', again);
+      try {
+        await c.connect();
+        await c.query(`LISTEN ${channel}`);
+      } catch (err) {
+        if (first) throw err;
+        again();
+        c.end().catch(() => undefined);
+        return;
+      }
+      // Connected again after a loss: whatever was notified meanwhile is unknown.
+      if (!first) onNotify();
+    };
+    await connect(true);
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    };
   }
 
   async exec(sql: string): Promise<void> {

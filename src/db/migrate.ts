@@ -1,5 +1,6 @@
 import foundation from './migrations/001_foundation.js';
 import planning from './migrations/002_planning.js';
+import monitoring from './migrations/003_monitoring.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -11,6 +12,7 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   { id: '001_foundation', sql: foundation },
   { id: '002_planning', sql: planning },
+  { id: '003_monitoring', sql: monitoring },
 ];
 
 /**
@@ -36,6 +38,8 @@ BEGIN
   END IF;
   EXECUTE format('GRANT USAGE ON SCHEMA %I TO ${APP_ROLE}', current_schema());
   EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA %I TO ${APP_ROLE}', current_schema());
+  -- Serial columns (the outbox's write order) take their values from sequences.
+  EXECUTE format('GRANT USAGE ON ALL SEQUENCES IN SCHEMA %I TO ${APP_ROLE}', current_schema());
   EXECUTE format('REVOKE ALL ON schema_migrations FROM ${APP_ROLE}');
   FOR t IN
     SELECT c.relname FROM pg_class c

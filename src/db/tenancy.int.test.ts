@@ -111,3 +111,33 @@ describe.each(DB_KINDS)('tenant isolation by row-level security (%s)', (kind) =>
     expect(await migrate(db)).toEqual([]);
   });
 });
+
+describe.each(DB_KINDS)('notifications (%s)', (kind) => {
+  it('LISTEN hears a NOTIFY only once its transaction commits, and never a rolled-back one', async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const heard: string[] = [];
+      let wake: () => void = () => undefined;
+      const stop = await db.listen('fleet_probe', () => {
+        heard.push('notified');
+        wake();
+      });
+      const next = () => new Promise<void>((resolve) => (wake = resolve));
+      await expect(db.system(async (tx) => {
+        await tx.query('NOTIFY fleet_probe');
+        throw new Error('roll back');
+      })).rejects.toThrow('roll back');
+      const committed = next();
+      await db.system(async (tx) => {
+        await tx.query('NOTIFY fleet_probe');
+        await tx.query('NOTIFY fleet_probe'); // folded into one
+        expect(heard).toEqual([]); // not before the commit
+      });
+      await committed;
+      expect(heard).toEqual(['notified']);
+      await stop();
+    } finally {
+      await db.close();
+    }
+  });
+});

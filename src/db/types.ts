@@ -22,6 +22,12 @@ export interface Database {
    * happens before a tenant is known (credential lookups, registration) and for platform administration.
    */
   system<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` (any process on the same database), and once more
+   * whenever the listening connection is re-established (notifications may have been missed). Returns
+   * the function that stops listening. Channel names are plain identifiers.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Raw statement(s) as the owner; used by migrations. */
   exec(sql: string): Promise<void>;
   ping(): Promise<void>;

@@ -32,6 +32,8 @@ export const ID_PREFIXES = {
   dutyStatus: 'dst',
   location: 'loc',
   position: 'pos',
+  alertNote: 'note',
+  attempt: 'att',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

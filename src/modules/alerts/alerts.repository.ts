@@ -1,0 +1,198 @@
+import { emitEvent } from '../../db/outbox.js';
+import type { Tx } from '../../db/types.js';
+import { ALERT_TYPES, type AlertCondition, type AlertPriority, type AlertStatus, type AlertType, type OpenAlert } from '../../domain/alerts/types.js';
+import { newId } from '../../lib/ids.js';
+import { iso, isoOrNull } from '../../lib/rows.js';
+
+/** An alert as the API, SSE, Socket.IO and webhooks show it (the spec's alert object plus the state fields). */
+export interface AlertRecord {
+  id: string;
+  type: AlertType;
+  category: string;
+  priority: AlertPriority;
+  status: AlertStatus;
+  title: string;
+  message: string;
+  driverId: string | null;
+  driverName: string | null;
+  vehicleId: string | null;
+  vehicleUnit: string | null;
+  routePlanId: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  acknowledgedBy: string | null;
+  acknowledgedAt: string | null;
+  snoozedBy: string | null;
+  snoozedUntil: string | null;
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+  resolution: string | null;
+}
+
+/** The columns of an alert with its driver's name and vehicle's unit, for `FROM alerts a`. */
+export const ALERT_SELECT = `a.*, d.first_name || ' ' || d.last_name AS driver_name, v.unit_number AS vehicle_unit
+  FROM alerts a
+  LEFT JOIN drivers d ON d.tenant_id = a.tenant_id AND d.id = a.driver_id
+  LEFT JOIN vehicles v ON v.tenant_id = a.tenant_id AND v.id = a.vehicle_id`;
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+export function toAlert(r: Record<string, unknown>): AlertRecord {
+  return {
+    id: r.id as string,
+    type: r.type as AlertType,
+    category: r.category as string,
+    priority: r.priority as AlertPriority,
+    status: r.status as AlertStatus,
+    title: r.title as string,
+    message: r.message as string,
+    driverId: (r.driver_id as string | null) ?? null,
+    driverName: (r.driver_name as string | null) ?? null,
+    vehicleId: (r.vehicle_id as string | null) ?? null,
+    vehicleUnit: (r.vehicle_unit as string | null) ?? null,
+    routePlanId: (r.route_id as string | null) ?? null,
+    metadata: json<Record<string, unknown>>(r.metadata) ?? {},
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    acknowledgedBy: (r.acknowledged_by as string | null) ?? null,
+    acknowledgedAt: isoOrNull(r.acknowledged_at),
+    snoozedBy: (r.snoozed_by as string | null) ?? null,
+    snoozedUntil: isoOrNull(r.snoozed_until),
+    resolvedBy: (r.resolved_by as string | null) ?? null,
+    resolvedAt: isoOrNull(r.resolved_at),
+    resolution: (r.resolution as string | null) ?? null,
+  };
+}
+
+export async function findAlert(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<AlertRecord | null> {
+  const { rows } = await tx.query(`SELECT ${ALERT_SELECT} WHERE a.tenant_id = $1 AND a.id = $2${forUpdate ? ' FOR UPDATE OF a' : ''}`, [tenantId, id]);
+  return rows[0] ? toAlert(rows[0]) : null;
+}
+
+/** The route's unresolved alerts, as the alert rules see them. */
+export async function openAlertsOfRoute(tx: Tx, tenantId: string, routeId: string): Promise<OpenAlert[]> {
+  const { rows } = await tx.query<Record<string, unknown>>(
+    `SELECT id, type, status, priority, created_at, snoozed_until, metadata FROM alerts
+      WHERE tenant_id = $1 AND route_id = $2 AND status <> 'RESOLVED' FOR UPDATE`,
+    [tenantId, routeId],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    type: r.type as AlertType,
+    status: r.status as OpenAlert['status'],
+    priority: r.priority as AlertPriority,
+    createdAt: new Date(r.created_at as string | Date).getTime(),
+    snoozedUntil: r.snoozed_until ? new Date(r.snoozed_until as string | Date).getTime() : null,
+    metadata: json<Record<string, unknown>>(r.metadata) ?? {},
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes, each with its outbox event in the same transaction (webhooks, SSE and Socket.IO follow).
+
+/** The spec's alert object (SSE `alert`, Socket.IO `alert:new`, webhook `alert.created`). */
+export function alertObject(a: AlertRecord): Record<string, unknown> {
+  return {
+    id: a.id,
+    type: a.type,
+    category: a.category,
+    priority: a.priority,
+    status: a.status,
+    title: a.title,
+    message: a.message,
+    driverId: a.driverId,
+    driverName: a.driverName,
+    vehicleId: a.vehicleId,
+    vehicleUnit: a.vehicleUnit,
+    routePlanId: a.routePlanId,
+    metadata: a.metadata,
+    createdAt: a.createdAt,
+  };
+}
+
+/** `alert_updated` / `alert:updated` / `alert.updated`: id, new status, the actor and what changed. */
+export function alertUpdate(a: AlertRecord, actor: string, change: string): Record<string, unknown> {
+  return {
+    id: a.id,
+    type: a.type,
+    status: a.status,
+    priority: a.priority,
+    title: a.title,
+    message: a.message,
+    metadata: a.metadata,
+    driverId: a.driverId,
+    routePlanId: a.routePlanId,
+    change,
+    updatedBy: actor,
+    updatedAt: a.updatedAt,
+    acknowledgedBy: a.acknowledgedBy,
+    acknowledgedAt: a.acknowledgedAt,
+    snoozedBy: a.snoozedBy,
+    snoozedUntil: a.snoozedUntil,
+  };
+}
+
+/** `alert_resolved` / `alert:resolved` / `alert.resolved`: id and the resolution. */
+export function alertResolution(a: AlertRecord): Record<string, unknown> {
+  return {
+    id: a.id,
+    type: a.type,
+    status: a.status,
+    driverId: a.driverId,
+    routePlanId: a.routePlanId,
+    resolvedBy: a.resolvedBy,
+    resolvedAt: a.resolvedAt,
+    resolution: a.resolution,
+  };
+}
+
+export interface NewAlert {
+  condition: AlertCondition;
+  driverId: string | null;
+  routeId: string | null;
+  vehicleId: string | null;
+}
+
+export async function raiseAlert(tx: Tx, tenantId: string, n: NewAlert, now: Date): Promise<AlertRecord> {
+  const id = newId('alert');
+  const c = n.condition;
+  await tx.query(
+    `INSERT INTO alerts (tenant_id, id, type, category, priority, status, title, message, driver_id, route_id, vehicle_id, metadata, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'ACTIVE', $6, $7, $8, $9, $10, $11, $12, $12)`,
+    [tenantId, id, c.type, ALERT_TYPES[c.type].category, c.priority, c.title, c.message, n.driverId, n.routeId, n.vehicleId, JSON.stringify(c.metadata), now],
+  );
+  const alert = (await findAlert(tx, tenantId, id))!;
+  await emitEvent(tx, tenantId, 'alert.created', alertObject(alert), now);
+  return alert;
+}
+
+/** Monitoring found the condition changed (an escalation, or new facts): the alert follows. */
+export async function reviseAlert(tx: Tx, tenantId: string, id: string, c: AlertCondition, change: string, now: Date): Promise<AlertRecord> {
+  await tx.query(
+    `UPDATE alerts SET priority = $3, title = $4, message = $5, metadata = $6, updated_at = $7 WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, id, c.priority, c.title, c.message, JSON.stringify(c.metadata), now],
+  );
+  const alert = (await findAlert(tx, tenantId, id))!;
+  await emitEvent(tx, tenantId, 'alert.updated', alertUpdate(alert, 'system', change), now);
+  return alert;
+}
+
+export async function resolveAlert(tx: Tx, tenantId: string, id: string, by: string, resolution: string | null, now: Date): Promise<AlertRecord> {
+  await tx.query(
+    `UPDATE alerts SET status = 'RESOLVED', resolved_by = $3, resolved_at = $4, resolution = $5, snoozed_until = NULL, updated_at = $4
+      WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, id, by, now, resolution],
+  );
+  const alert = (await findAlert(tx, tenantId, id))!;
+  await emitEvent(tx, tenantId, 'alert.resolved', alertResolution(alert), now);
+  return alert;
+}
+
+/** A snoozed alert whose time is up is ACTIVE again (an update event). */
+export async function resurfaceAlert(tx: Tx, tenantId: string, id: string, now: Date): Promise<AlertRecord> {
+  await tx.query(`UPDATE alerts SET status = 'ACTIVE', snoozed_until = NULL, updated_at = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, id, now]);
+  const alert = (await findAlert(tx, tenantId, id))!;
+  await emitEvent(tx, tenantId, 'alert.updated', alertUpdate(alert, 'system', 'resurfaced'), now);
+  return alert;
+}

@@ -1,0 +1,67 @@
+import { OUTBOX_CHANNEL } from '../db/outbox.js';
+import type { Deps } from '../deps.js';
+import type { OutboxSink } from './events.js';
+import { WorkerLoop, type Worker } from './loop.js';
+import { OutboxDispatcher } from './outbox-dispatcher.js';
+
+/** How long an idle loop waits before looking again when nothing woke it. */
+const IDLE_MS = 1_000;
+
+/**
+ * The process's background work (PROCESS_ROLES=worker): built with the app so that tests can run one
+ * pass of any worker by hand (`app.workers.get('outbox').worker.runOnce(now)`), started by main.ts.
+ */
+export class Workers {
+  private readonly loops = new Map<string, WorkerLoop>();
+  private readonly stopListening: (() => Promise<void>)[] = [];
+  private started = false;
+
+  constructor(
+    private readonly deps: Deps,
+    /** Loops woken by a NOTIFY on a channel (besides their idle timer). */
+    private readonly wakeOn: Map<string, string[]> = new Map(),
+  ) {}
+
+  add(worker: Worker, opts: { wakeOnChannel?: string } = {}): WorkerLoop {
+    const loop = new WorkerLoop(worker, { idleMs: IDLE_MS, clock: this.deps.clock, log: this.deps.log });
+    this.loops.set(worker.name, loop);
+    if (opts.wakeOnChannel) this.wakeOn.set(opts.wakeOnChannel, [...(this.wakeOn.get(opts.wakeOnChannel) ?? []), worker.name]);
+    return loop;
+  }
+
+  get(name: string): WorkerLoop {
+    const loop = this.loops.get(name);
+    if (!loop) throw new Error(`no worker named ${name}`);
+    return loop;
+  }
+
+  /** Wakes a worker of this process if it runs here (a hint; the idle timer is the backstop). */
+  wake(name: string): void {
+    if (this.started) this.loops.get(name)?.wake();
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    for (const [channel, names] of this.wakeOn) {
+      this.stopListening.push(await this.deps.db.listen(channel, () => names.forEach((n) => this.loops.get(n)?.wake())));
+    }
+    for (const loop of this.loops.values()) loop.start();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    for (const stop of this.stopListening.splice(0)) await stop();
+    await Promise.all([...this.loops.values()].map((loop) => loop.stop()));
+  }
+}
+
+/** Every background worker of the service. */
+export function buildWorkers(deps: Deps): Workers {
+  const workers = new Workers(deps);
+  // What happens to each dispatched event besides the realtime fan-out (the webhook deliveries).
+  const sinks: OutboxSink[] = [];
+  workers.add(new OutboxDispatcher(deps.db, deps.broadcast, sinks), { wakeOnChannel: OUTBOX_CHANNEL });
+  return workers;
+}
