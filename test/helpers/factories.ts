@@ -96,3 +96,32 @@ export async function createDriver(app: App, auth: Record<string, string>, overr
   if (res.statusCode !== 201) throw new Error(`create driver failed: ${res.statusCode} ${res.body}`);
   return res.json<{ id: string; licenseNumber: string; [k: string]: unknown }>();
 }
+
+/**
+ * A planned route for a new driver (Dallas, TX → Oklahoma City, OK by coordinates, departing at
+ * `departureTime`), activated unless told otherwise.
+ */
+export async function createActiveRoute(app: App, auth: Record<string, string>, opts: { departureTime?: string; activate?: boolean; stops?: unknown[] } = {}) {
+  const driver = await createDriver(app, auth);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/routes/plan',
+    headers: auth,
+    payload: {
+      driverId: driver.id,
+      departureTime: opts.departureTime ?? new Date().toISOString(),
+      stops: opts.stops ?? [
+        { name: 'Dallas, TX', latitude: 32.7767, longitude: -96.797, type: 'ORIGIN' },
+        { name: 'Oklahoma City, OK', latitude: 35.4676, longitude: -97.5164, type: 'DELIVERY', dockDurationHours: 1 },
+      ],
+      driverState: { hoursDriven: 0, onDutyHours: 0, hoursSinceBreak: 0, cycleHoursUsed: 0 },
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`plan failed: ${res.statusCode} ${res.body}`);
+  const plan = res.json<{ id: string; segments: { type: string }[]; stops: unknown[] }>();
+  if (opts.activate !== false) {
+    const activated = await app.inject({ method: 'POST', url: `/api/v1/routes/${plan.id}/activate`, headers: auth });
+    if (activated.statusCode !== 200) throw new Error(`activate failed: ${activated.statusCode} ${activated.body}`);
+  }
+  return { routeId: plan.id, driverId: driver.id, plan };
+}

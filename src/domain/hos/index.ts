@@ -16,7 +16,7 @@ export type { HosState } from './engine.js';
 export { HosError, isHosError, type HosErrorCode } from './errors.js';
 export { limitsOf, ruleSet, type HosLimits, type SplitRule } from './rules.js';
 export { audit, evaluate, evaluateState, replay, validateTimeline } from './evaluate.js';
-export { snapshotTimeline, validateSnapshot } from './snapshot.js';
+export { snapshotTimeline, timelineFromLog, validateSnapshot } from './snapshot.js';
 export * from './types.js';
 
 /**

@@ -136,3 +136,20 @@ export function snapshotTimeline(snapshot: ClockSnapshot, at: number, rules: Rul
   }
   return merged;
 }
+
+/**
+ * A driver's duty-status log (each entry: a status from `at` on, sorted) as a contiguous timeline over
+ * [since, now]: the entry in force at `since` is clipped to it, entries after `now` are not history
+ * yet, and before the first entry the driver is taken to be off duty (a fresh driver).
+ */
+export function timelineFromLog(log: readonly { status: DutyPeriod['status']; at: number }[], since: number, now: number): DutyPeriod[] {
+  const out: DutyPeriod[] = [];
+  log.forEach((e, i) => {
+    const start = Math.max(since, e.at);
+    const end = Math.min(now, i + 1 < log.length ? log[i + 1]!.at : now);
+    if (end > start) out.push({ status: e.status, start, end });
+  });
+  const first = out[0]?.start ?? now;
+  if (first > since) out.unshift({ status: 'OFF_DUTY', start: since, end: first });
+  return out;
+}

@@ -70,14 +70,28 @@ export async function findAlert(tx: Tx, tenantId: string, id: string, forUpdate 
   return rows[0] ? toAlert(rows[0]) : null;
 }
 
-/** The route's unresolved alerts, as the alert rules see them. */
-export async function openAlertsOfRoute(tx: Tx, tenantId: string, routeId: string): Promise<OpenAlert[]> {
+/**
+ * The unresolved alerts of these routes, as the alert rules see them, keyed by route id; locked until
+ * the transaction ends so that a concurrent acknowledgement waits for the check to finish.
+ */
+export async function openAlertsOfRoutes(tx: Tx, routes: { tenantId: string; routeId: string }[]): Promise<Map<string, OpenAlert[]>> {
   const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT id, type, status, priority, created_at, snoozed_until, metadata FROM alerts
-      WHERE tenant_id = $1 AND route_id = $2 AND status <> 'RESOLVED' FOR UPDATE`,
-    [tenantId, routeId],
+    `SELECT a.route_id, a.id, a.type, a.status, a.priority, a.created_at, a.snoozed_until, a.metadata
+       FROM alerts a JOIN unnest($1::text[], $2::text[]) AS k (tenant_id, route_id) ON a.tenant_id = k.tenant_id AND a.route_id = k.route_id
+      WHERE a.status <> 'RESOLVED' FOR UPDATE OF a`,
+    [routes.map((r) => r.tenantId), routes.map((r) => r.routeId)],
   );
-  return rows.map((r) => ({
+  const out = new Map<string, OpenAlert[]>();
+  for (const r of rows) {
+    const list = out.get(r.route_id as string) ?? [];
+    list.push(toOpenAlert(r));
+    out.set(r.route_id as string, list);
+  }
+  return out;
+}
+
+function toOpenAlert(r: Record<string, unknown>): OpenAlert {
+  return {
     id: r.id as string,
     type: r.type as AlertType,
     status: r.status as OpenAlert['status'],
@@ -85,7 +99,7 @@ export async function openAlertsOfRoute(tx: Tx, tenantId: string, routeId: strin
     createdAt: new Date(r.created_at as string | Date).getTime(),
     snoozedUntil: r.snoozed_until ? new Date(r.snoozed_until as string | Date).getTime() : null,
     metadata: json<Record<string, unknown>>(r.metadata) ?? {},
-  }));
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/types.js';
-import type { DutyPeriod, DutyStatus, RuleSet, RuleSetId, RuleSetOptions } from '../../domain/hos/types.js';
+import type { DutyStatus, RuleSet, RuleSetId, RuleSetOptions } from '../../domain/hos/types.js';
 import { iso } from '../../lib/rows.js';
 
 export interface DutyEvent {
@@ -71,21 +71,6 @@ export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string,
     [tenantId, driverId, from, to],
   );
   return rows.map(toEvent);
-}
-
-/**
- * The log as a contiguous timeline, clipped to start no earlier than `since`, the last status open
- * until `now`. Before the first event the driver is taken to be off duty (a fresh driver).
- */
-export function toTimeline(events: DutyEvent[], since: number, now: number): DutyPeriod[] {
-  const out: DutyPeriod[] = [];
-  events.forEach((e, i) => {
-    const start = Math.max(since, Date.parse(e.at));
-    // Statuses logged after `now` (a departure in the past, or device clock drift) are not history yet.
-    const end = Math.min(now, i + 1 < events.length ? Date.parse(events[i + 1]!.at) : now);
-    if (end > start) out.push({ status: e.status, start, end });
-  });
-  return out;
 }
 
 export async function tenantRuleSet(tx: Tx, tenantId: string): Promise<RuleSet> {

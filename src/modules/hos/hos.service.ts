@@ -1,12 +1,12 @@
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
-import { evaluate } from '../../domain/hos/index.js';
+import { evaluate, timelineFromLog } from '../../domain/hos/index.js';
 import { HOUR_MS, type DutyPeriod, type DutyStatus, type HosEvaluation, type RuleSet } from '../../domain/hos/types.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
-import { cacheDriverClocks, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, toTimeline, type DutyEvent } from './hos.repository.js';
+import { cacheDriverClocks, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, type DutyEvent } from './hos.repository.js';
 
 /** Long enough for every cycle (Canada cycle 2: 14 days) and a restart before it. */
 export const HISTORY_DAYS = 16;
@@ -27,10 +27,7 @@ export async function driverHistory(tx: Tx, tenantId: string, driverId: string, 
   const rules = await tenantRuleSet(tx, tenantId);
   const since = now - HISTORY_DAYS * 24 * HOUR_MS;
   const events = await dutyEventsSince(tx, tenantId, driverId, new Date(since));
-  const timeline = toTimeline(events, since, now);
-  // Before the first logged status the driver is off duty: a fresh driver.
-  const first = timeline[0]?.start ?? now;
-  if (first > since) timeline.unshift({ status: 'OFF_DUTY', start: since, end: first });
+  const timeline = timelineFromLog(events.map((e) => ({ status: e.status, at: Date.parse(e.at) })), since, now);
   return { rules, timeline, events };
 }
 

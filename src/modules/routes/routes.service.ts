@@ -17,6 +17,7 @@ import type { PlanningPorts } from './planning-ports.js';
 import { findRoute, insertRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, insertPosition, listPositions, restSitesOf } from './routes.related.js';
 import { resolveStops, type StopInput } from './stops.js';
+import { endMonitoring, startMonitoring } from '../monitoring/monitoring.service.js';
 
 export interface PlanRequest {
   driverId: string;
@@ -204,6 +205,8 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           if (action === 'complete') Object.assign(payload, { completedAt: updated.completedAt, summary: updated.summary, plannedArrivalTime: updated.arrivalTime });
           if (action === 'cancel') Object.assign(payload, { reason: reason ?? null, cancelledBy: ctx.userId, cancelledAt: updated.cancelledAt });
           await emitEvent(tx, ctx.tenantId, rule.event, payload, now);
+          if (action === 'activate') await startMonitoring(tx, ctx.tenantId, id, now);
+          else if (route.status === 'ACTIVE') await endMonitoring(tx, ctx.tenantId, id, action === 'complete' ? 'Route completed' : 'Route cancelled', now);
           if (updated.loadId) {
             if (action === 'activate') await changeLoadStatus(tx, ctx.tenantId, updated.loadId, ['PENDING', 'ASSIGNED'], 'IN_TRANSIT', ctx.userId, now);
             if (action === 'complete') await changeLoadStatus(tx, ctx.tenantId, updated.loadId, ['IN_TRANSIT'], 'DELIVERED', ctx.userId, now);

@@ -1,17 +1,6 @@
-export interface AlertSettings {
-  hosApproachingThresholdHours: number;
-  routeDeviationThresholdMiles: number;
-  unplannedStopThresholdMinutes: number;
-  dockDelayThresholdMinutes: number;
-  enableWeatherAlerts: boolean;
-  enableMechanicalAlerts: boolean;
-}
+import type { AlertSettings, MonitoringSettings } from '../../domain/alerts/types.js';
 
-export interface MonitoringSettings {
-  monitoringIntervalSeconds: number;
-  autoResolveDeviationAfterMinutes: number;
-  hosWarningThresholdMinutes: number;
-}
+export type { AlertSettings, MonitoringSettings };
 
 export function defaultAlertSettings(): AlertSettings {
   return {

@@ -1,0 +1,42 @@
+import type { EtaPrediction, FaultCode, IntegrationFailure, WeatherHazard } from '../../domain/alerts/types.js';
+
+/** One route being checked, as the integration sources need to know it. */
+export interface MonitoredRoute {
+  tenantId: string;
+  routeId: string;
+  driverId: string;
+  vehicleId: string | null;
+  /** Latest known position, if any (weather ahead of it). */
+  position: { latitude: number; longitude: number } | null;
+  /** The rest of the planned path from the vehicle's position (weather along it). */
+  pathAhead: { latitude: number; longitude: number }[];
+}
+
+/** What the integrations know about a route now; null = no source configured for that kind of data. */
+export interface RouteSignals {
+  weather: WeatherHazard[] | null;
+  weatherDelayHours: number | null;
+  faults: FaultCode[] | null;
+  etaPredictions: EtaPrediction[];
+  integrationFailures: IntegrationFailure[];
+  /** Clocks from an ELD, when one is connected for the driver (otherwise the duty-status log is used). */
+  eldClocks: { source: string; clocks: import('../../domain/hos/types.js').HosClocks } | null;
+}
+
+/**
+ * The integration data monitoring feeds to the alert rules (weather, diagnostics, visibility ETAs, sync
+ * failures, ELD clocks), asked for a whole batch of routes at once. It is called outside any database
+ * transaction. The real adapters arrive with the integrations; until a tenant connects one, the
+ * answer is "no source" and the rules that need it stay silent.
+ */
+export interface MonitoringSources {
+  signals(routes: MonitoredRoute[], now: Date): Promise<Map<string, RouteSignals>>;
+}
+
+export const NO_SIGNALS: RouteSignals = { weather: null, weatherDelayHours: null, faults: null, etaPredictions: [], integrationFailures: [], eldClocks: null };
+
+export const noMonitoringSources: MonitoringSources = {
+  async signals() {
+    return new Map();
+  },
+};

@@ -1,0 +1,171 @@
+import { hostname } from 'node:os';
+import type { Database, Tx } from '../../db/types.js';
+import type { AlertCondition, MonitoringSnapshot, OpenAlert, Reconciliation } from '../../domain/alerts/types.js';
+import { evaluate } from '../../domain/hos/index.js';
+import { randomBase62 } from '../../lib/ids.js';
+import type { Worker } from '../../workers/loop.js';
+import { openAlertsOfRoutes, raiseAlert, resolveAlert, resurfaceAlert, reviseAlert } from '../alerts/alerts.repository.js';
+import {
+  claimDueRoutes,
+  dropInactive,
+  HOS_HISTORY_MS,
+  loadPositions,
+  loadRoutes,
+  loadTimelines,
+  rescheduleRoutes,
+  type RouteFacts,
+} from './monitoring.repository.js';
+import { NO_SIGNALS, type MonitoredRoute, type MonitoringSources, type RouteSignals } from './monitoring.sources.js';
+
+/** The pure alert rules (src/domain/alerts), injected so that tests can watch what they are given. */
+export interface AlertRules {
+  evaluate(snapshot: MonitoringSnapshot): AlertCondition[];
+  reconcile(snapshot: MonitoringSnapshot, conditions: AlertCondition[]): Reconciliation;
+}
+
+export interface MonitoringOptions {
+  /** Routes claimed per pass. */
+  batch: number;
+  /** How long a claim holds: a worker that dies leaves its routes to others after this. */
+  leaseMs: number;
+  /** Positions handed to the rules: the last `positionsPerRoute` within `positionWindowMs`. */
+  positionWindowMs: number;
+  positionsPerRoute: number;
+  /** The deployment's default check interval (MONITORING_INTERVAL_SECONDS); tenants may set their own. */
+  defaultIntervalSeconds: number;
+}
+
+export const DEFAULT_MONITORING_OPTIONS: Omit<MonitoringOptions, 'defaultIntervalSeconds'> = {
+  batch: 200,
+  leaseMs: 15_000,
+  positionWindowMs: 6 * 3_600_000,
+  positionsPerRoute: 120,
+};
+
+/** What one pass did, for the metrics and the benchmark. */
+export interface PassReport {
+  checked: number;
+  raised: number;
+  updated: number;
+  resolved: number;
+}
+
+/**
+ * Checks every ACTIVE route on its tenant's interval. A pass claims a batch of due routes (shared
+ * with any number of other workers through FOR UPDATE SKIP LOCKED), asks the integration sources about
+ * them (outside any transaction), then in one transaction reads the batch's plans, positions, duty logs
+ * and open alerts, runs the pure alert rules on each route's snapshot, applies the result (raise,
+ * update, auto-resolve, resurface; each change with its outbox event) and schedules the next check.
+ */
+export class MonitoringWorker implements Worker {
+  readonly name = 'monitoring';
+  readonly workerId = `${hostname()}:${process.pid}:${randomBase62(6)}`;
+  lastPass: PassReport = { checked: 0, raised: 0, updated: 0, resolved: 0 };
+
+  constructor(
+    private readonly db: Database,
+    private readonly rules: AlertRules,
+    private readonly sources: MonitoringSources,
+    private readonly opts: MonitoringOptions,
+  ) {}
+
+  async runOnce(now: Date): Promise<number> {
+    const keys = await this.db.system((tx) => claimDueRoutes(tx, now, this.opts.batch, this.opts.leaseMs, this.workerId));
+    const report: PassReport = { checked: 0, raised: 0, updated: 0, resolved: 0 };
+    if (keys.length === 0) {
+      this.lastPass = report;
+      return 0;
+    }
+    const { facts, positions } = await this.db.system(async (tx) => ({
+      facts: await loadRoutes(tx, keys, this.opts.defaultIntervalSeconds),
+      positions: await loadPositions(tx, keys, now, this.opts.positionWindowMs, this.opts.positionsPerRoute),
+    }));
+    const signals = await this.sources.signals(
+      facts.map((f) => monitoredRoute(f, positions.get(f.routeId) ?? [], now.getTime())),
+      now,
+    );
+    await this.db.system(async (tx) => {
+      const active = facts.filter((f) => f.status === 'ACTIVE');
+      const gone = keys.filter((k) => !active.some((f) => f.tenantId === k.tenantId && f.routeId === k.routeId));
+      await dropInactive(tx, gone);
+      const timelines = await loadTimelines(tx, active.map((f) => ({ tenantId: f.tenantId, driverId: f.driverId })), now.getTime(), HOS_HISTORY_MS);
+      const open = await openAlertsOfRoutes(tx, active);
+      for (const f of active) {
+        const snapshot = buildSnapshot(f, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.driverId}`) ?? [], signals.get(f.routeId) ?? NO_SIGNALS, open.get(f.routeId) ?? [], now.getTime());
+        const result = this.rules.reconcile(snapshot, this.rules.evaluate(snapshot));
+        await apply(tx, f, result, now, report);
+        report.checked++;
+      }
+      await rescheduleRoutes(tx, active, now, this.workerId, this.opts.defaultIntervalSeconds);
+    });
+    this.lastPass = report;
+    return keys.length;
+  }
+}
+
+function monitoredRoute(f: RouteFacts, positions: MonitoringSnapshot['positions'], now: number): MonitoredRoute {
+  const last = positions[positions.length - 1];
+  const ahead: { latitude: number; longitude: number }[] = [];
+  for (const s of f.segments) {
+    if (Date.parse(s.end_time) < now) continue;
+    if (s.type === 'drive') ahead.push({ latitude: s.to.latitude, longitude: s.to.longitude });
+    else ahead.push({ latitude: s.latitude, longitude: s.longitude });
+  }
+  return {
+    tenantId: f.tenantId,
+    routeId: f.routeId,
+    driverId: f.driverId,
+    vehicleId: f.vehicleId,
+    position: last ? { latitude: last.latitude, longitude: last.longitude } : null,
+    pathAhead: ahead,
+  };
+}
+
+function buildSnapshot(
+  f: RouteFacts,
+  positions: MonitoringSnapshot['positions'],
+  timeline: Parameters<typeof evaluate>[0],
+  signals: RouteSignals,
+  open: OpenAlert[],
+  now: number,
+): MonitoringSnapshot {
+  let hos: MonitoringSnapshot['hos'];
+  if (signals.eldClocks) hos = { clocks: signals.eldClocks.clocks, violations: [], source: signals.eldClocks.source };
+  else {
+    const e = evaluate(timeline, f.rules, now);
+    hos = { clocks: e.clocks, violations: e.violations, source: 'MANUAL' };
+  }
+  return {
+    now,
+    route: { id: f.routeId, activatedAt: f.activatedAt, departureTime: f.departureTime, arrivalTime: f.arrivalTime, segments: f.segments, stops: f.stops },
+    driver: { id: f.driverId, name: f.driverName },
+    vehicle: f.vehicleId ? { id: f.vehicleId, unit: f.vehicleUnit ?? f.vehicleId } : null,
+    hos,
+    positions,
+    weather: signals.weather,
+    weatherDelayHours: signals.weatherDelayHours,
+    faults: signals.faults,
+    etaPredictions: signals.etaPredictions,
+    integrationFailures: signals.integrationFailures,
+    settings: { alerts: f.alerts, monitoring: f.monitoring },
+    open,
+  };
+}
+
+async function apply(tx: Tx, f: RouteFacts, r: Reconciliation, now: Date, report: PassReport): Promise<void> {
+  for (const alert of r.resurface) await resurfaceAlert(tx, f.tenantId, alert.id, now);
+  for (const { alert, resolution } of r.resolve) {
+    await resolveAlert(tx, f.tenantId, alert.id, 'system', resolution, now);
+    report.resolved++;
+  }
+  for (const { alert, condition, priorityChanged } of r.update) {
+    const change = priorityChanged ? `priority ${alert.priority} → ${condition.priority}` : 'condition changed';
+    await reviseAlert(tx, f.tenantId, alert.id, condition, change, now);
+    report.updated++;
+  }
+  for (const condition of r.create) {
+    await raiseAlert(tx, f.tenantId, { condition, driverId: f.driverId, routeId: f.routeId, vehicleId: f.vehicleId }, now);
+    report.raised++;
+  }
+}
+
