@@ -23,7 +23,7 @@ import { AccessTokens } from './modules/auth/auth.tokens.js';
 import { PrincipalDirectory } from './modules/auth/principals.js';
 import { registerAuth } from './plugins/auth.js';
 import { errorBody, registerErrorHandling } from './plugins/errors.js';
-import { registerMetrics } from './plugins/metrics.js';
+import { createMetricsRegistry, registerMetrics } from './plugins/metrics.js';
 import { registerModules } from './modules/index.js';
 import type { PlanningPorts } from './modules/routes/planning-ports.js';
 import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
@@ -149,6 +149,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     broadcast: redis ? new RedisBroadcast(redis) : new LocalBroadcast(),
     rateLimits,
     log: app.log,
+    metrics: createMetricsRegistry(),
   };
   app.decorate('deps', deps);
   const workers = buildWorkers(deps);
@@ -192,7 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   registerAuth(app, deps);
-  registerMetrics(app);
+  registerMetrics(app, deps.metrics);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/', { schema: { hide: true }, config: { access: { auth: 'public', rateLimit: false } } }, async (_req, reply) =>
     reply.redirect('/docs'),

@@ -5,6 +5,7 @@ import type { Broadcast } from './infra/broadcast.js';
 import type { Mailer } from './infra/mailer.js';
 import type { RateLimitStore } from './infra/rate-limit-store.js';
 import type { Secrets } from './infra/secrets.js';
+import type { Registry } from 'prom-client';
 import type { Clock } from './lib/time.js';
 import type { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import type { AccessTokens } from './modules/auth/auth.tokens.js';
@@ -24,4 +25,6 @@ export interface Deps {
   broadcast: Broadcast;
   rateLimits: RateLimitStore;
   log: FastifyBaseLogger;
+  /** Prometheus metrics (served at /metrics); background workers register theirs here. */
+  metrics: Registry;
 }

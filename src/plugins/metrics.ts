@@ -2,9 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics at /metrics: request rate and latency by route, error counts, process metrics. */
-export function registerMetrics(app: FastifyInstance): Registry {
+/** The app's metrics registry (process metrics included); background workers add theirs to it. */
+export function createMetricsRegistry(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+export function registerMetrics(app: FastifyInstance, registry: Registry): Registry {
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route and status code',
