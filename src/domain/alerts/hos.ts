@@ -9,7 +9,7 @@
 import { HOUR_MS, type HosClocks, type Violation } from '../hos/types.js';
 import type { RuleContext } from './context.js';
 import { band, condition, num, type AlertRule, type Metadata } from './rule.js';
-import { clockText, hoursText, iso, round2 } from './text.js';
+import { clockText, hoursText, iso, round2, wholeMinutes } from './text.js';
 import type { AlertPriority, AlertType, MonitoringSnapshot } from './types.js';
 
 type Hos = NonNullable<MonitoringSnapshot['hos']>;
@@ -69,7 +69,7 @@ function approachingRule(spec: ApproachingSpec): AlertRule {
       return condition(spec.type, priority, spec.title(left, reached), spec.message(ctx.subject, left, clocks, reached), {
         limit: spec.limit,
         ...spec.facts(clocks, remaining),
-        minutesRemaining: Math.floor(remaining * 60),
+        minutesRemaining: wholeMinutes(remaining * HOUR_MS),
         limitReached: reached,
         recommendedAction: 'PLAN_REST_STOP',
         restNeeded: spec.restNeeded,

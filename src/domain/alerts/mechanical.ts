@@ -4,7 +4,7 @@
  */
 import type { RuleContext } from './context.js';
 import { band, condition, idSet, num, type AlertRule } from './rule.js';
-import { clockText, iso, minutesText, plural, positionText } from './text.js';
+import { clockText, iso, minutesText, plural, positionText, round1, wholeMinutes } from './text.js';
 import type { FaultCode, PositionReport } from './types.js';
 
 export const LOW_FUEL_PERCENT = 15;
@@ -75,7 +75,7 @@ export const vehicleBreakdown: AlertRule = {
         faults: faults.map(faultFacts),
         faultCount: faults.length,
         stationary: span !== null,
-        stationaryMinutes: span ? Math.floor(span.minutes) : 0,
+        stationaryMinutes: span ? wholeMinutes(span.until - span.since) : 0,
         latitude: ctx.latest?.latitude ?? null,
         longitude: ctx.latest?.longitude ?? null,
       },
@@ -111,7 +111,7 @@ export const lowFuel: AlertRule = {
       `${veryLow ? 'Very low' : 'Low'} fuel: ${Math.round(percent)} % left`,
       `${vehicleOf(ctx)} (driver ${ctx.snapshot.driver.name}) reports ${Math.round(percent)} % fuel at ${clockText(reading.at)} (alert below ${LOW_FUEL_PERCENT} %, urgent below ${VERY_LOW_FUEL_PERCENT} %). Direct the driver to the nearest fuel stop.`,
       {
-        fuelLevelPercent: Math.round(percent * 10) / 10,
+        fuelLevelPercent: round1(percent),
         thresholdPercent: LOW_FUEL_PERCENT,
         urgentThresholdPercent: VERY_LOW_FUEL_PERCENT,
         readingAt: iso(reading.at),

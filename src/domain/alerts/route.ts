@@ -3,7 +3,7 @@ import { nearestPlace, type RuleContext } from './context.js';
 import { stationarySpans } from './motion.js';
 import { locateOnPath, plannedMilesAt } from './planned-path.js';
 import { band, condition, num, type AlertRule } from './rule.js';
-import { clockText, hoursText, iso, MINUTE_MS, milesText, minutesText, positionText, round1 } from './text.js';
+import { clockText, hoursText, iso, milesText, MINUTE_MS, minutesText, positionText, round1, wholeMinutes } from './text.js';
 import type { PositionReport } from './types.js';
 import type { Segment } from '../planning/types.js';
 
@@ -110,7 +110,7 @@ export const unplannedStop: AlertRule = {
       `${ctx.subject} has been stopped for ${stopped} at ${positionText(span.anchor)}${nearest}.`,
       {
         stoppedSince: iso(span.since),
-        stoppedMinutes: Math.floor(span.minutes),
+        stoppedMinutes: wholeMinutes(span.until - span.since),
         atLeast: span.startsHistory,
         latitude: span.anchor.latitude,
         longitude: span.anchor.longitude,
@@ -203,8 +203,8 @@ export const missedRestStop: AlertRule = {
         plannedEnd: iso(Date.parse(rest.end_time)),
         durationHours: rest.duration_hours,
         dueAt: iso(dueAt),
-        minutesOverdue: Math.floor(overdueMinutes),
-        delayMinutes: Math.round(ctx.delayMs / MINUTE_MS),
+        minutesOverdue: wholeMinutes(ctx.now - dueAt),
+        delayMinutes: wholeMinutes(ctx.delayMs),
         latitude: rest.latitude,
         longitude: rest.longitude,
         dutyStatus: ctx.snapshot.hos?.clocks.dutyStatus ?? null,

@@ -4,7 +4,7 @@ import type { Segment, StopEta } from '../planning/types.js';
 import type { RuleContext } from './context.js';
 import { PLANNED_PLACE_RADIUS_MILES } from './route.js';
 import { band, condition, num, type AlertRule } from './rule.js';
-import { clockText, hoursText, iso, MINUTE_MS, minutesText, round2 } from './text.js';
+import { clockText, hoursText, iso, MINUTE_MS, minutesText, round2, wholeMinutes } from './text.js';
 
 /** A projected arrival this close to the window's end (but not after it) puts the appointment at risk. */
 export const APPOINTMENT_RISK_MARGIN_MINUTES = 30;
@@ -90,7 +90,7 @@ function outlookFacts(ctx: RuleContext, o: AppointmentOutlook) {
     projectedArrival: iso(o.projection.at),
     projectionMethod: o.projection.method,
     etaSource: o.projection.etaSource,
-    delayMinutes: Math.round(ctx.delayMs / MINUTE_MS),
+    delayMinutes: wholeMinutes(ctx.delayMs),
   };
 }
 
@@ -116,7 +116,7 @@ export const lateToAppointment: AlertRule = {
       'HIGH',
       `Late to appointment at ${o.stop.name}: ${late} past the window`,
       `${ctx.subject} is projected to arrive at ${o.stop.name} (${o.stop.type}) at ${clockText(o.projection.at)}, ${late} after the appointment's latest time ${clockText(o.latest)} (${projectionText(ctx, o)}).`,
-      { ...outlookFacts(ctx, o), lateByMinutes: Math.floor(o.lateByMs / MINUTE_MS) },
+      { ...outlookFacts(ctx, o), lateByMinutes: wholeMinutes(o.lateByMs) },
     );
   },
   fingerprint: (m) => `${String(m['stopIndex'])}:${band(num(m, 'lateByMinutes'), 15)}`,
@@ -134,7 +134,7 @@ export const appointmentAtRisk: AlertRule = {
       'MEDIUM',
       `Appointment at risk at ${o.stop.name}: ${slack} to spare`,
       `${ctx.subject} is projected to arrive at ${o.stop.name} (${o.stop.type}) at ${clockText(o.projection.at)}, only ${slack} before the appointment's latest time ${clockText(o.latest)} (${projectionText(ctx, o)}).`,
-      { ...outlookFacts(ctx, o), slackMinutes: Math.floor(-o.lateByMs / MINUTE_MS), marginMinutes: APPOINTMENT_RISK_MARGIN_MINUTES },
+      { ...outlookFacts(ctx, o), slackMinutes: wholeMinutes(-o.lateByMs), marginMinutes: APPOINTMENT_RISK_MARGIN_MINUTES },
     );
   },
   fingerprint: (m) => `${String(m['stopIndex'])}:${band(num(m, 'slackMinutes'), 15)}`,
@@ -219,7 +219,7 @@ export const dockDelay: AlertRule = {
         atLeast: stay.startsHistory,
         plannedDockHours: round2(stay.dockHours),
         expectedDepartureAt: iso(stay.expectedDeparture),
-        overstayMinutes: Math.floor(stay.overstayMs / MINUTE_MS),
+        overstayMinutes: wholeMinutes(stay.overstayMs),
         thresholdMinutes: ctx.alerts.dockDelayThresholdMinutes,
       },
     );
@@ -288,7 +288,7 @@ export const departureDelayed: AlertRule = {
       {
         originName: origin.name,
         plannedDeparture: iso(leave),
-        minutesLate: Math.floor(lateMs / MINUTE_MS),
+        minutesLate: wholeMinutes(lateMs),
         lastPositionAt: iso(latest.at),
         latitude: latest.latitude,
         longitude: latest.longitude,

@@ -1,7 +1,7 @@
 /** System rules: INTEGRATION_SYNC_FAILED, TELEMETRY_STALE. */
 import type { RuleContext } from './context.js';
 import { condition, idSet, type AlertRule } from './rule.js';
-import { clockText, iso, MINUTE_MS, minutesText, plural } from './text.js';
+import { clockText, iso, MINUTE_MS, minutesText, plural, wholeMinutes } from './text.js';
 
 /** Positions are stale after this long at the least, however short the monitoring interval. */
 export const MIN_STALE_MINUTES = 15;
@@ -61,7 +61,7 @@ export const telemetryStale: AlertRule = {
       'MEDIUM',
       `No position for ${minutesText(age)}`,
       `The last position of ${ctx.subject} is ${minutesText(age)} old (${clockText(latest.at)}, at ${latest.latitude.toFixed(4)}, ${latest.longitude.toFixed(4)}); check the ELD or the driver app.`,
-      { ...facts, lastPositionAt: iso(latest.at), minutesSinceLastPosition: Math.floor(age), latitude: latest.latitude, longitude: latest.longitude },
+      { ...facts, lastPositionAt: iso(latest.at), minutesSinceLastPosition: wholeMinutes(ctx.now - latest.at), latitude: latest.latitude, longitude: latest.longitude },
     );
   },
   // The same silence: it only changes when some position arrives (and then it usually clears).

@@ -2,8 +2,11 @@
 
 export const MINUTE_MS = 60_000;
 
-export const round1 = (n: number): number => Math.round(n * 10) / 10;
-export const round2 = (n: number): number => Math.round(n * 100) / 100;
+/** Rounded, and never -0 (JSON writes it as 0, so stored facts would differ from fresh ones). */
+export const round1 = (n: number): number => Math.round(n * 10) / 10 || 0;
+export const round2 = (n: number): number => Math.round(n * 100) / 100 || 0;
+/** Whole minutes in a duration (ms), rounded down, never -0. */
+export const wholeMinutes = (ms: number): number => Math.floor(ms / MINUTE_MS) || 0;
 
 /** ISO 8601 UTC, as everywhere in the API. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
