@@ -140,13 +140,20 @@ describe('HOS_VIOLATION', () => {
     expect(c.metadata).toMatchObject({ violationCount: 1, latestViolationAt: new Date(at(0.25)).toISOString(), violations: [{ kind: 'DRIVE', overHours: 0.25 }] });
   });
 
-  it('counts a violation inside the current duty period even before activation, not older ones', () => {
+  it('counts the violations of the current duty period, even from before activation, not older ones', () => {
     const activatedAt = T0 - 30 * MIN;
     const hos = { clocks: buildClocks(at(0.5), { periodStart: T0 - 5 * 60 * MIN }), source: 'eld' };
     const inPeriod = violation('WINDOW', T0 - 60 * MIN);
     const older = violation('DRIVE', T0 - 24 * 60 * MIN);
     expect(currentViolations({ ...hos, violations: [older, inPeriod] }, activatedAt)).toEqual([inPeriod]);
     expect(conditionOf(buildSnapshot({ hos: { ...hos, violations: [older] } }), 'HOS_VIOLATION')).toBeUndefined();
+  });
+
+  it('without a duty period start, counts the violations since activation', () => {
+    const hos = { clocks: buildClocks(at(0.5), { periodStart: null }), source: 'eld' };
+    const before = violation('DRIVE', T0 - 60 * MIN);
+    const after = violation('DRIVE', at(0.1));
+    expect(currentViolations({ ...hos, violations: [before, after] }, T0 - 30 * MIN)).toEqual([after]);
   });
 
   it('does not fire without violations or without an HOS record', () => {
@@ -164,9 +171,11 @@ describe('HOS_VIOLATION', () => {
     expect(r.update[0]!.condition.title).toBe('2 HOS violations, latest: driving after the on-duty window');
   });
 
-  it('clears through reconcile when the violation is no longer in the current period', () => {
-    const holding = buildSnapshot({ violations: [violation('DRIVE', at(0.25))] });
-    const { result } = raiseThenCheck(holding, buildSnapshot(), 'HOS_VIOLATION');
-    expect(result.resolve[0]?.resolution).toMatch(/No HOS violation since the route was activated/);
+  it('clears through reconcile once the driver has taken a reset after it', () => {
+    const v = violation('DRIVE', at(0.25));
+    const holding = buildSnapshot({ violations: [v] });
+    const afterReset = buildSnapshot({ now: at(12), violations: [v], clocks: { periodStart: at(11) } });
+    const { result } = raiseThenCheck(holding, afterReset, 'HOS_VIOLATION');
+    expect(result.resolve[0]?.resolution).toBe('No HOS violation in the current duty period (since 2026-03-02 23:00 UTC): the driver has taken a reset');
   });
 });

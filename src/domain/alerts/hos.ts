@@ -158,11 +158,12 @@ export const hosBreakRequired = approachingRule({
 });
 
 /**
- * Violations that concern this trip: at or after the route's activation, or inside the driver's current
- * duty period (still being driven in). Older ones are history for the auditor, not a dispatch emergency.
+ * Violations the driver is still in: those of the current duty period (from `periodStart`; from the
+ * route's activation when the clocks do not say). A violation is an event; once the driver has taken a
+ * reset after it, it is a matter for the log audit, not a CRITICAL dispatch alert for the rest of the trip.
  */
 export function currentViolations(hos: Hos, activatedAt: number): Violation[] {
-  const since = Math.min(activatedAt, hos.clocks.periodStart ?? Infinity);
+  const since = hos.clocks.periodStart ?? activatedAt;
   return hos.violations.filter((v) => v.at >= since).sort((a, b) => a.at - b.at);
 }
 
@@ -199,10 +200,14 @@ export const hosViolation: AlertRule = {
     const list = Array.isArray(m['violations']) ? (m['violations'] as Metadata[]) : [];
     return list.map((v) => `${String(v['kind'])}@${String(v['at'])}`).sort().join(',');
   },
-  cleared: (ctx) =>
-    ctx.snapshot.hos === null
-      ? `HOS data for ${ctx.subject} is no longer available`
-      : 'No HOS violation since the route was activated or in the current duty period',
+  cleared(ctx) {
+    const hos = ctx.snapshot.hos;
+    if (hos === null) return `HOS data for ${ctx.subject} is no longer available`;
+    const start = hos.clocks.periodStart;
+    return start === null
+      ? 'No HOS violation since the route was activated'
+      : `No HOS violation in the current duty period (since ${clockText(start)}): the driver has taken a reset`;
+  },
 };
 
 export const HOS_RULES: AlertRule[] = [hosApproachingDriveLimit, hosApproachingDutyLimit, hosApproachingCycleLimit, hosBreakRequired, hosViolation];
