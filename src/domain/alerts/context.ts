@@ -46,11 +46,8 @@ export interface RuleContext {
 }
 
 function orderedPositions(positions: readonly PositionReport[]): PositionReport[] {
-  return positions
-    .filter((p) => Number.isFinite(p.at) && isValidLatLng(p))
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => a.p.at - b.p.at || a.i - b.i)
-    .map(({ p }) => p);
+  // The contract says oldest first; a stable sort keeps that promise cheap to rely on.
+  return positions.filter((p) => Number.isFinite(p.at) && isValidLatLng(p)).sort((a, b) => a.at - b.at);
 }
 
 function placesOf(snapshot: MonitoringSnapshot): PlannedPlace[] {

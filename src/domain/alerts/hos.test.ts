@@ -48,7 +48,7 @@ describe.each(CLOCK_TYPES)('$type', ({ type, field, limit }) => {
 
   it('clears through reconcile once the clock is back above the threshold (the driver rested)', () => {
     const { alert, result } = raiseThenCheck(withRemaining(0.3), withRemaining(8), type);
-    expect(result.resolve).toEqual([{ alert, resolution: expect.stringMatching(/back to 8 h, above the 1 h alert threshold/) }]);
+    expect(result.resolve).toEqual([{ alert, resolution: expect.stringMatching(/: 8 h left again, above the 1 h alert threshold$/) }]);
   });
 
   it('clears when the HOS record is gone, and says so', () => {

@@ -7,7 +7,6 @@
  * excluded from the window, and a resting driver needs no warning to rest).
  */
 import { HOUR_MS, type HosClocks, type Violation } from '../hos/types.js';
-import type { RuleContext } from './context.js';
 import { band, condition, num, type AlertRule, type Metadata } from './rule.js';
 import { clockText, hoursText, iso, round2, wholeMinutes } from './text.js';
 import type { AlertPriority, AlertType, MonitoringSnapshot } from './types.js';
@@ -86,7 +85,7 @@ function approachingRule(spec: ApproachingSpec): AlertRule {
       if (hos === null) return `HOS clocks for ${ctx.subject} are no longer available`;
       const remaining = spec.remaining(clocksAt(hos.clocks, ctx.now));
       if (!Number.isFinite(remaining)) return `The driver's rule set requires no 30-minute break`;
-      return `${capitalize(spec.noun)} left is back to ${hoursText(remaining)}, above the ${hoursText(ctx.alerts.hosApproachingThresholdHours)} alert threshold`;
+      return `${capitalize(spec.noun)}: ${hoursText(remaining)} left again, above the ${hoursText(ctx.alerts.hosApproachingThresholdHours)} alert threshold`;
     },
   };
 }
