@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { check, conditionOf, raiseThenCheck } from './test-checks.js';
+import { at, buildSnapshot, MIN, onPlan, openAlert, T0 } from './test-support.js';
+import type { IntegrationFailure } from './types.js';
+
+const failure = (integrationId: string, extra: Partial<IntegrationFailure> = {}): IntegrationFailure => ({
+  integrationId,
+  vendor: integrationId === 'int_eld' ? 'eld-sandbox' : 'visibility-sandbox',
+  category: integrationId === 'int_eld' ? 'ELD' : 'TMS',
+  failedAt: at(0.4),
+  error: 'HTTP 503 from vendor',
+  ...extra,
+});
+
+describe('INTEGRATION_SYNC_FAILED', () => {
+  it('fires MEDIUM for a failed sync, listing the failures in metadata', () => {
+    const c = conditionOf(buildSnapshot({ integrationFailures: [failure('int_eld')] }), 'INTEGRATION_SYNC_FAILED')!;
+    expect(c.priority).toBe('MEDIUM');
+    expect(c.title).toBe('Integration sync failed: eld-sandbox (ELD)');
+    expect(c.message).toBe("Data for Jane Doe (unit 1042)'s route may be out of date: eld-sandbox (ELD) failed at 2026-03-02 12:24 UTC: HTTP 503 from vendor.");
+    expect(c.metadata).toEqual({
+      failures: [{ integrationId: 'int_eld', vendor: 'eld-sandbox', category: 'ELD', failedAt: new Date(at(0.4)).toISOString(), error: 'HTTP 503 from vendor' }],
+      failureCount: 1,
+      latestFailureAt: new Date(at(0.4)).toISOString(),
+    });
+  });
+
+  it('does not fire without failures', () => {
+    expect(conditionOf(buildSnapshot(), 'INTEGRATION_SYNC_FAILED')).toBeUndefined();
+  });
+
+  it('another failing integration is material; a retry failing again is not', () => {
+    const open = openAlert(conditionOf(buildSnapshot({ integrationFailures: [failure('int_eld')] }), 'INTEGRATION_SYNC_FAILED')!);
+    expect(check(buildSnapshot({ integrationFailures: [failure('int_eld', { failedAt: at(0.45), error: 'timeout' })] }), [open]).update).toEqual([]);
+    const two = check(buildSnapshot({ integrationFailures: [failure('int_eld'), failure('int_vis')] }), [open]);
+    expect(two.update).toMatchObject([{ priorityChanged: false, condition: { title: '2 integration sync failures: eld-sandbox (ELD), visibility-sandbox (TMS)' } }]);
+  });
+
+  it('clears through reconcile when the integrations sync again', () => {
+    const { result } = raiseThenCheck(buildSnapshot({ integrationFailures: [failure('int_eld')] }), buildSnapshot(), 'INTEGRATION_SYNC_FAILED');
+    expect(result.resolve[0]?.resolution).toBe('The integrations feeding this route are syncing again');
+  });
+});
+
+describe('TELEMETRY_STALE', () => {
+  /** Positions on plan until `lastAt`, checked at `now`. */
+  const silentSince = (lastAt: number, now: number, extra: Parameters<typeof buildSnapshot>[0] = {}) =>
+    buildSnapshot({ now, positions: onPlan(T0, lastAt), ...extra });
+
+  it('fires MEDIUM when the latest position is older than 15 min (3 intervals of 60 s are less)', () => {
+    expect(conditionOf(silentSince(at(0.5), at(0.5) + 15 * MIN), 'TELEMETRY_STALE')).toBeUndefined();
+    const c = conditionOf(silentSince(at(0.5), at(0.5) + 20 * MIN), 'TELEMETRY_STALE')!;
+    expect(c.priority).toBe('MEDIUM');
+    expect(c.title).toBe('No position for 20 min');
+    expect(c.message).toMatch(/^The last position of Jane Doe \(unit 1042\) is 20 min old/);
+    expect(c.metadata).toMatchObject({ lastPositionAt: new Date(at(0.5)).toISOString(), minutesSinceLastPosition: 20, staleAfterMinutes: 15 });
+  });
+
+  it('uses 3 monitoring intervals when that is longer', () => {
+    const slow = { monitoring: { monitoringIntervalSeconds: 600 } };
+    expect(conditionOf(silentSince(at(0.5), at(0.5) + 25 * MIN, slow), 'TELEMETRY_STALE')).toBeUndefined();
+    expect(conditionOf(silentSince(at(0.5), at(0.5) + 31 * MIN, slow), 'TELEMETRY_STALE')?.metadata['staleAfterMinutes']).toBe(30);
+  });
+
+  it('fires without any position once the route has been active that long, not before', () => {
+    const activatedAt = at(0);
+    expect(conditionOf(buildSnapshot({ now: activatedAt + 10 * MIN, positions: [], route: { activatedAt } }), 'TELEMETRY_STALE')).toBeUndefined();
+    const c = conditionOf(buildSnapshot({ now: activatedAt + 16 * MIN, positions: [], route: { activatedAt } }), 'TELEMETRY_STALE')!;
+    expect(c.title).toBe('No position reported');
+    expect(c.metadata).toMatchObject({ lastPositionAt: null, minutesSinceLastPosition: null });
+  });
+
+  it('the silence growing is not an update; clears through reconcile when a position arrives', () => {
+    const open = openAlert(conditionOf(silentSince(at(0.5), at(0.5) + 20 * MIN), 'TELEMETRY_STALE')!);
+    expect(check(silentSince(at(0.5), at(0.5) + 90 * MIN), [open]).update).toEqual([]);
+    const { result } = raiseThenCheck(silentSince(at(0.5), at(0.5) + 20 * MIN), silentSince(at(0.8), at(0.8) + MIN), 'TELEMETRY_STALE');
+    expect(result.resolve[0]?.resolution).toBe('Position received at 2026-03-02 12:45 UTC');
+  });
+});

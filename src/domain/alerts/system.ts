@@ -1,0 +1,75 @@
+/** System rules: INTEGRATION_SYNC_FAILED, TELEMETRY_STALE. */
+import type { RuleContext } from './context.js';
+import { condition, idSet, type AlertRule } from './rule.js';
+import { clockText, iso, MINUTE_MS, minutesText, plural, wholeMinutes } from './text.js';
+
+/** Positions are stale after this long at the least, however short the monitoring interval. */
+export const MIN_STALE_MINUTES = 15;
+/** … or after this many monitoring intervals without one, if that is longer. */
+export const STALE_INTERVALS = 3;
+
+export const integrationSyncFailed: AlertRule = {
+  type: 'INTEGRATION_SYNC_FAILED',
+  evaluate(ctx) {
+    const failures = [...ctx.snapshot.integrationFailures].sort((a, b) => a.failedAt - b.failedAt);
+    const latest = failures[failures.length - 1];
+    if (latest === undefined) return null;
+    const vendors = [...new Set(failures.map((f) => `${f.vendor} (${f.category})`))].join(', ');
+    return condition(
+      'INTEGRATION_SYNC_FAILED',
+      'MEDIUM',
+      failures.length === 1 ? `Integration sync failed: ${vendors}` : `${plural(failures.length, 'integration sync failure')}: ${vendors}`,
+      `Data for ${ctx.subject}'s route may be out of date: ${failures.map((f) => `${f.vendor} (${f.category}) failed at ${clockText(f.failedAt)}: ${f.error}`).join('; ')}.`,
+      {
+        failures: failures.map((f) => ({ integrationId: f.integrationId, vendor: f.vendor, category: f.category, failedAt: iso(f.failedAt), error: f.error })),
+        failureCount: failures.length,
+        latestFailureAt: iso(latest.failedAt),
+      },
+    );
+  },
+  // Which integrations are failing, not each retry's time or error text.
+  fingerprint: (m) => idSet(m, 'failures', 'integrationId'),
+  cleared: () => 'The integrations feeding this route are syncing again',
+};
+
+/** How old the latest position may get: max(15 min, 3 monitoring intervals). */
+export function staleAfterMs(ctx: RuleContext): number {
+  return Math.max(MIN_STALE_MINUTES * MINUTE_MS, STALE_INTERVALS * ctx.monitoring.monitoringIntervalSeconds * 1000);
+}
+
+/** No position, or the latest older than the stale limit, once the route has been active that long. */
+export const telemetryStale: AlertRule = {
+  type: 'TELEMETRY_STALE',
+  evaluate(ctx) {
+    const limit = staleAfterMs(ctx);
+    if (ctx.now - ctx.snapshot.route.activatedAt < limit) return null;
+    const latest = ctx.latest;
+    if (latest !== null && ctx.now - latest.at <= limit) return null;
+    const facts = { staleAfterMinutes: Math.round(limit / MINUTE_MS), activatedAt: iso(ctx.snapshot.route.activatedAt) };
+    if (latest === null) {
+      return condition(
+        'TELEMETRY_STALE',
+        'MEDIUM',
+        'No position reported',
+        `No position has been reported for ${ctx.subject} since the route was activated at ${clockText(ctx.snapshot.route.activatedAt)}.`,
+        { ...facts, lastPositionAt: null, minutesSinceLastPosition: null },
+      );
+    }
+    const age = (ctx.now - latest.at) / MINUTE_MS;
+    return condition(
+      'TELEMETRY_STALE',
+      'MEDIUM',
+      `No position for ${minutesText(age)}`,
+      `The last position of ${ctx.subject} is ${minutesText(age)} old (${clockText(latest.at)}, at ${latest.latitude.toFixed(4)}, ${latest.longitude.toFixed(4)}); check the ELD or the driver app.`,
+      { ...facts, lastPositionAt: iso(latest.at), minutesSinceLastPosition: wholeMinutes(ctx.now - latest.at), latitude: latest.latitude, longitude: latest.longitude },
+    );
+  },
+  // The same silence: it only changes when some position arrives (and then it usually clears).
+  fingerprint: (m) => String(m['lastPositionAt']),
+  cleared(ctx) {
+    if (ctx.latest === null) return 'The route has not been active long enough to expect a position';
+    return `Position received at ${clockText(ctx.latest.at)}`;
+  },
+};
+
+export const SYSTEM_RULES: AlertRule[] = [integrationSyncFailed, telemetryStale];

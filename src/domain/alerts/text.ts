@@ -1,0 +1,31 @@
+/** Wording shared by the rules: dispatcher-facing numbers with units, and JSON-safe metadata values. */
+
+export const MINUTE_MS = 60_000;
+
+/** Rounded, and never -0 (JSON writes it as 0, so stored facts would differ from fresh ones). */
+export const round1 = (n: number): number => Math.round(n * 10) / 10 || 0;
+export const round2 = (n: number): number => Math.round(n * 100) / 100 || 0;
+/** Whole minutes in a duration (ms), rounded down, never -0. */
+export const wholeMinutes = (ms: number): number => Math.floor(ms / MINUTE_MS) || 0;
+
+/** ISO 8601 UTC, as everywhere in the API. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** "2026-03-02 14:30 UTC": a time a dispatcher reads in a message (metadata keeps the ISO form). */
+export const clockText = (ms: number): string => `${iso(ms).slice(0, 16).replace('T', ' ')} UTC`;
+
+/** Under an hour in minutes ("45 min"), else in hours to one decimal ("2.5 h"). */
+export function hoursText(hours: number): string {
+  if (Math.abs(hours) < 1) return `${Math.round(hours * 60)} min`;
+  return `${round1(hours)} h`;
+}
+
+export const minutesText = (minutes: number): string => hoursText(minutes / 60);
+
+export const milesText = (miles: number): string => `${round1(miles)} mi`;
+
+export const positionText = (p: { latitude: number; longitude: number }): string =>
+  `${p.latitude.toFixed(4)}, ${p.longitude.toFixed(4)}`;
+
+/** "2 hazards" / "1 hazard". */
+export const plural = (count: number, noun: string, nouns = `${noun}s`): string => `${count} ${count === 1 ? noun : nouns}`;
