@@ -29,6 +29,7 @@ import type { PlanningPorts } from './modules/routes/planning-ports.js';
 import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
 import { bootstrapPlatformAdmin } from './modules/admin/admin.service.js';
 import { buildWorkers, type Workers } from './workers/index.js';
+import { noMonitoringSources, type MonitoringSources } from './modules/monitoring/monitoring.sources.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -44,6 +45,8 @@ export interface AppOptions {
   rateLimits?: RateLimitStore;
   /** Geocoding, distances and fuel prices for planning (tests pass local fakes); default: the live wiring. */
   planning?: PlanningPorts;
+  /** Integration data for monitoring (tests pass fakes); default: none until integrations supply it. */
+  monitoringSources?: MonitoringSources;
   /** Where logs go (default stdout); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
 }
@@ -152,7 +155,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     metrics: createMetricsRegistry(),
   };
   app.decorate('deps', deps);
-  const workers = buildWorkers(deps);
+  const workers = buildWorkers(deps, { monitoringSources: opts.monitoringSources ?? noMonitoringSources });
   app.decorate('workers', workers);
   await bootstrapPlatformAdmin(deps);
 

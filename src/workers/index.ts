@@ -3,6 +3,10 @@ import type { Deps } from '../deps.js';
 import type { OutboxSink } from './events.js';
 import { WorkerLoop, type Worker } from './loop.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
+import { workerMetrics } from './metrics.js';
+import { evaluateAlerts, reconcile } from '../domain/alerts/index.js';
+import { noMonitoringSources, type MonitoringSources } from '../modules/monitoring/monitoring.sources.js';
+import { DEFAULT_MONITORING_OPTIONS, MonitoringWorker } from '../modules/monitoring/monitoring.worker.js';
 
 /** How long an idle loop waits before looking again when nothing woke it. */
 const IDLE_MS = 1_000;
@@ -57,11 +61,35 @@ export class Workers {
   }
 }
 
+/** A worker whose passes are counted and timed. */
+function observed(worker: Worker, after: (did: number, seconds: number) => void): Worker {
+  return {
+    name: worker.name,
+    async runOnce(now: Date): Promise<number> {
+      const started = performance.now();
+      const did = await worker.runOnce(now);
+      after(did, (performance.now() - started) / 1000);
+      return did;
+    },
+  };
+}
+
+export interface WorkerPorts {
+  /** Integration data for the alert rules (weather, diagnostics, ETAs, sync failures, ELD clocks). */
+  monitoringSources: MonitoringSources;
+}
+
 /** Every background worker of the service. */
-export function buildWorkers(deps: Deps): Workers {
+export function buildWorkers(deps: Deps, ports: WorkerPorts = { monitoringSources: noMonitoringSources }): Workers {
   const workers = new Workers(deps);
+  const metrics = workerMetrics(deps.metrics, deps.db, deps.clock);
   // What happens to each dispatched event besides the realtime fan-out (the webhook deliveries).
   const sinks: OutboxSink[] = [];
-  workers.add(new OutboxDispatcher(deps.db, deps.broadcast, sinks), { wakeOnChannel: OUTBOX_CHANNEL });
+  workers.add(observed(new OutboxDispatcher(deps.db, deps.broadcast, sinks), (n) => metrics.dispatched(n)), { wakeOnChannel: OUTBOX_CHANNEL });
+  const monitoring = new MonitoringWorker(deps.db, { evaluate: evaluateAlerts, reconcile }, ports.monitoringSources, {
+    ...DEFAULT_MONITORING_OPTIONS,
+    defaultIntervalSeconds: deps.config.monitoringIntervalSeconds,
+  });
+  workers.add(observed(monitoring, (_n, seconds) => metrics.monitoringPass(monitoring.lastPass, seconds)));
   return workers;
 }

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/types.js';
 import { MemoryMailer } from '../../src/infra/mailer.js';
 import type { RateLimitStore } from '../../src/infra/rate-limit-store.js';
+import type { MonitoringSources } from '../../src/modules/monitoring/monitoring.sources.js';
 import { FakeClock } from './clock.js';
 import { openTestDatabase, type DbKind } from './db.js';
 
@@ -31,6 +32,8 @@ export interface TestAppOptions {
    * caller keeps closing it. Default: a fresh database of `kind`, closed with the app.
    */
   db?: Database;
+  /** Fake integration data for monitoring. */
+  monitoringSources?: MonitoringSources;
 }
 
 /** The whole app on a fresh database of the given kind, with mail captured in memory. */
@@ -54,7 +57,7 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
   const db = opts.db ?? (await openTestDatabase(kind));
   const mailer = new MemoryMailer();
   const clock = opts.clock ?? new FakeClock(new Date());
-  const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits });
+  const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits, monitoringSources: opts.monitoringSources });
   await app.ready();
   return {
     app,

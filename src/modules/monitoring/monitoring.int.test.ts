@@ -3,7 +3,7 @@ import type { Database } from '../../db/types.js';
 import type { AlertCondition, MonitoringSnapshot, Reconciliation } from '../../domain/alerts/types.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { DB_KINDS, openTestDatabase } from '../../../test/helpers/db.js';
-import { createActiveRoute, createTenant, type TenantFixture } from '../../../test/helpers/factories.js';
+import { createActiveRoute, createApiKey, createTenant, type TenantFixture } from '../../../test/helpers/factories.js';
 import { noMonitoringSources, type MonitoringSources } from './monitoring.sources.js';
 import { MonitoringWorker, type AlertRules } from './monitoring.worker.js';
 
@@ -217,5 +217,49 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two workers on one PostgreSQL',
       expect(times).toHaveLength(3); // at 0, 60 and 120 s
       for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(60_000);
     }
+  });
+});
+
+describe.each(DB_KINDS)("monitoring with the service's alert rules (%s)", (kind) => {
+  let t: TestApp;
+  let acme: TenantFixture;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind);
+    acme = await createTenant(t.app, { name: 'Real Rules Trucking' });
+  });
+  afterAll(async () => t?.close());
+
+  it('a position far off the path raises ROUTE_DEVIATION; back on the path for the auto-resolve time, it resolves itself', async () => {
+    const departure = t.clock.now();
+    const { routeId } = await createActiveRoute(t.app, acme.auth, { departureTime: departure.toISOString() });
+    // An API key: the fake clock runs past an access token's 15 minutes.
+    const byKey = { 'x-api-key': (await createApiKey(t.app, acme)).key };
+    const worker = t.app.workers.get('monitoring').worker;
+    const post = (latitude: number, longitude: number) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/routes/${routeId}/positions`, headers: byKey, payload: { latitude, longitude, speedMph: 55 } });
+    const alerts = async () =>
+      (await t.db.system((tx) => tx.query<{ type: string; status: string; priority: string; resolved_by: string | null }>('SELECT type, status, priority, resolved_by FROM alerts WHERE route_id = $1', [routeId]))).rows;
+
+    // On the path just out of Dallas (the I-35 line towards Oklahoma City): nothing.
+    t.clock.advance(10 * 60_000);
+    expect((await post(32.87, -96.83)).statusCode).toBe(201);
+    await worker.runOnce(t.clock.now());
+    expect(await alerts()).toEqual([]);
+
+    // 30 miles east of the path.
+    t.clock.advance(60_000);
+    expect((await post(32.95, -96.3)).statusCode).toBe(201);
+    await worker.runOnce(t.clock.now());
+    expect(await alerts()).toEqual([expect.objectContaining({ type: 'ROUTE_DEVIATION', status: 'ACTIVE', priority: 'HIGH' })]);
+
+    // Back on the path: confirmed after 15 minutes (the default autoResolveDeviationAfterMinutes).
+    for (let minute = 1; minute <= 16; minute++) {
+      t.clock.advance(60_000);
+      expect((await post(32.9 + minute * 0.01, -96.84)).statusCode).toBe(201);
+      await worker.runOnce(t.clock.now());
+      if (minute < 15) expect((await alerts())[0]!.status).toBe('ACTIVE');
+    }
+    expect(await alerts()).toEqual([expect.objectContaining({ type: 'ROUTE_DEVIATION', status: 'RESOLVED', resolved_by: 'system' })]);
   });
 });
