@@ -39,6 +39,11 @@ export const POLICIES = {
   'routes:write': OPERATIONS,
   'positions:write': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
   'rest:recommend': OPERATIONS,
+  // A DRIVER user sees, acknowledges and annotates the alerts of their own driver profile only.
+  'alerts:read': ALL,
+  'alerts:write': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
+  'webhooks:read': READERS,
+  'webhooks:write': ADMINS,
 } as const satisfies Record<string, readonly TenantRole[]>;
 
 export type Permission = keyof typeof POLICIES;
