@@ -15,6 +15,7 @@
  * node as child processes, all of a database's servers at once for the whole series (an in-memory
  * PGlite lives inside its process), while autocannon runs here. Rounds interleave the servers.
  */
+import { benchMonitoring, printMonitoring } from './monitoring.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,6 +41,8 @@ const ROUNDS = intEnv('BENCH_ROUNDS', 3, 1, 20);
 const MEMORY_SECONDS = intEnv('BENCH_MEMORY_SECONDS', 60, 0, 3600);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+/** What to run besides the HTTP rows (all by default): BENCH_SECTIONS=monitoring,… */
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'monitoring').split(',').map((x) => x.trim());
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 
 const PAGE_PATH = '/api/v1/drivers?page=1&pageSize=20';
@@ -577,6 +580,11 @@ async function main(): Promise<void> {
     }
     for (const r of results) printDatabase(r);
     ok = printSummary(results, planner);
+    // Background work (DESIGN §6): monitoring passes, on PostgreSQL.
+    if (SECTIONS.includes('monitoring')) {
+      if (PG_URL && wantPg) ok = printMonitoring(await benchMonitoring(PG_URL)) && ok;
+      else console.log('\nMonitoring: not run (needs PostgreSQL: set TEST_DATABASE_URL or BENCH_DATABASE_URL)');
+    }
   } finally {
     clearTimeout(watchdog);
     await cleanup();

@@ -21,3 +21,16 @@ export async function emitEvent(tx: Tx, tenantId: string, eventType: string, pay
   await tx.query(`NOTIFY ${OUTBOX_CHANNEL}`);
   return id;
 }
+
+/** Several events in one statement (a monitoring pass's new alerts), with one NOTIFY. */
+export async function emitEvents(tx: Tx, events: { tenantId: string; eventType: string; payload: Record<string, unknown> }[], now: Date): Promise<string[]> {
+  if (events.length === 0) return [];
+  const ids = events.map(() => newId('event'));
+  await tx.query(
+    `INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at)
+     SELECT e.tenant_id, e.id, e.event_type, e.payload::jsonb, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e (tenant_id, id, event_type, payload, n) ORDER BY e.n`,
+    [events.map((e) => e.tenantId), ids, events.map((e) => e.eventType), events.map((e) => JSON.stringify(e.payload)), now],
+  );
+  await tx.query(`NOTIFY ${OUTBOX_CHANNEL}`);
+  return ids;
+}

@@ -1,4 +1,4 @@
-import { emitEvent } from '../../db/outbox.js';
+import { emitEvent, emitEvents } from '../../db/outbox.js';
 import type { Tx } from '../../db/types.js';
 import { ALERT_TYPES, type AlertCondition, type AlertPriority, type AlertStatus, type AlertType, type OpenAlert } from '../../domain/alerts/types.js';
 import { newId } from '../../lib/ids.js';
@@ -179,6 +179,69 @@ export async function raiseAlert(tx: Tx, tenantId: string, n: NewAlert, now: Dat
   const alert = (await findAlert(tx, tenantId, id))!;
   await emitEvent(tx, tenantId, 'alert.created', alertObject(alert), now);
   return alert;
+}
+
+/** A new alert whose driver's name and vehicle's unit the caller knows (monitoring's batch raise). */
+export interface NewAlertNamed extends NewAlert {
+  tenantId: string;
+  driverName: string | null;
+  vehicleUnit: string | null;
+}
+
+/**
+ * Raises many alerts in two statements (the alerts, then their alert.created events in order): a
+ * monitoring pass that finds a thousand new conditions costs what it costs to find one.
+ */
+export async function raiseAlerts(tx: Tx, list: NewAlertNamed[], now: Date): Promise<AlertRecord[]> {
+  if (list.length === 0) return [];
+  const at = now.toISOString();
+  const records: AlertRecord[] = list.map((n) => ({
+    id: newId('alert'),
+    type: n.condition.type,
+    category: ALERT_TYPES[n.condition.type].category,
+    priority: n.condition.priority,
+    status: 'ACTIVE',
+    title: n.condition.title,
+    message: n.condition.message,
+    driverId: n.driverId,
+    driverName: n.driverName,
+    vehicleId: n.vehicleId,
+    vehicleUnit: n.vehicleUnit,
+    routePlanId: n.routeId,
+    // As stored and read back (jsonb drops undefined members).
+    metadata: JSON.parse(JSON.stringify(n.condition.metadata)) as Record<string, unknown>,
+    createdAt: at,
+    updatedAt: at,
+    acknowledgedBy: null,
+    acknowledgedAt: null,
+    snoozedBy: null,
+    snoozedUntil: null,
+    resolvedBy: null,
+    resolvedAt: null,
+    resolution: null,
+  }));
+  await tx.query(
+    `INSERT INTO alerts (tenant_id, id, type, category, priority, status, title, message, driver_id, route_id, vehicle_id, metadata, created_at, updated_at)
+     SELECT a.tenant_id, a.id, a.type, a.category, a.priority, 'ACTIVE', a.title, a.message, a.driver_id, a.route_id, a.vehicle_id, a.metadata::jsonb, $12, $12
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+         AS a (tenant_id, id, type, category, priority, title, message, driver_id, route_id, vehicle_id, metadata)`,
+    [
+      list.map((n) => n.tenantId),
+      records.map((r) => r.id),
+      records.map((r) => r.type),
+      records.map((r) => r.category),
+      records.map((r) => r.priority),
+      records.map((r) => r.title),
+      records.map((r) => r.message),
+      records.map((r) => r.driverId),
+      records.map((r) => r.routePlanId),
+      records.map((r) => r.vehicleId),
+      list.map((n) => JSON.stringify(n.condition.metadata)),
+      now,
+    ],
+  );
+  await emitEvents(tx, records.map((r, i) => ({ tenantId: list[i]!.tenantId, eventType: 'alert.created', payload: alertObject(r) })), now);
+  return records;
 }
 
 /** Monitoring found the condition changed (an escalation, or new facts): the alert follows. */

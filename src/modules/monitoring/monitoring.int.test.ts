@@ -6,6 +6,7 @@ import { DB_KINDS, openTestDatabase } from '../../../test/helpers/db.js';
 import { createActiveRoute, createApiKey, createTenant, type TenantFixture } from '../../../test/helpers/factories.js';
 import { noMonitoringSources, type MonitoringSources } from './monitoring.sources.js';
 import { MonitoringWorker, type AlertRules } from './monitoring.worker.js';
+import { alertObject, findAlert } from '../alerts/alerts.repository.js';
 
 const OPTS = { batch: 50, leaseMs: 15_000, positionWindowMs: 6 * 3_600_000, positionsPerRoute: 120, defaultIntervalSeconds: 60 };
 
@@ -252,6 +253,15 @@ describe.each(DB_KINDS)("monitoring with the service's alert rules (%s)", (kind)
     expect((await post(32.95, -96.3)).statusCode).toBe(201);
     await worker.runOnce(t.clock.now());
     expect(await alerts()).toEqual([expect.objectContaining({ type: 'ROUTE_DEVIATION', status: 'ACTIVE', priority: 'HIGH' })]);
+    // The alert.created event (raised in a batch, named from the route's facts) carries the alert as stored.
+    const { rows: created } = await t.db.system((tx) =>
+      tx.query<{ payload: unknown }>("SELECT payload FROM outbox_events WHERE event_type = 'alert.created' AND payload->>'routePlanId' = $1", [routeId]),
+    );
+    expect(created).toHaveLength(1);
+    const payload = typeof created[0]!.payload === 'string' ? JSON.parse(created[0]!.payload) : created[0]!.payload;
+    const stored = await t.db.tenant(acme.tenantId, (tx) => findAlert(tx, acme.tenantId, (payload as { id: string }).id));
+    expect(payload).toEqual(alertObject(stored!));
+    expect(payload).toMatchObject({ driverName: expect.stringMatching(/\S+ \S+/), metadata: expect.objectContaining({}) });
 
     // Back on the path: confirmed after 15 minutes (the default autoResolveDeviationAfterMinutes).
     for (let minute = 1; minute <= 16; minute++) {

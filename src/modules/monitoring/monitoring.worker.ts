@@ -4,7 +4,8 @@ import type { AlertCondition, MonitoringSnapshot, OpenAlert, Reconciliation } fr
 import { evaluate } from '../../domain/hos/index.js';
 import { randomBase62 } from '../../lib/ids.js';
 import type { Worker } from '../../workers/loop.js';
-import { openAlertsOfRoutes, raiseAlert, resolveAlert, resurfaceAlert, reviseAlert } from '../alerts/alerts.repository.js';
+import type { NewAlertNamed } from '../alerts/alerts.repository.js';
+import { openAlertsOfRoutes, raiseAlerts, resolveAlert, resurfaceAlert, reviseAlert } from '../alerts/alerts.repository.js';
 import {
   claimDueRoutes,
   dropInactive,
@@ -90,12 +91,14 @@ export class MonitoringWorker implements Worker {
       await dropInactive(tx, gone);
       const timelines = await loadTimelines(tx, active.map((f) => ({ tenantId: f.tenantId, driverId: f.driverId })), now.getTime(), HOS_HISTORY_MS);
       const open = await openAlertsOfRoutes(tx, active);
+      const raise: NewAlertNamed[] = [];
       for (const f of active) {
         const snapshot = buildSnapshot(f, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.driverId}`) ?? [], signals.get(f.routeId) ?? NO_SIGNALS, open.get(f.routeId) ?? [], now.getTime());
         const result = this.rules.reconcile(snapshot, this.rules.evaluate(snapshot));
-        await apply(tx, f, result, now, report);
+        await apply(tx, f, result, now, report, raise);
         report.checked++;
       }
+      await raiseAlerts(tx, raise, now);
       await rescheduleRoutes(tx, active, now, this.workerId, this.opts.defaultIntervalSeconds);
     });
     this.lastPass = report;
@@ -152,7 +155,8 @@ function buildSnapshot(
   };
 }
 
-async function apply(tx: Tx, f: RouteFacts, r: Reconciliation, now: Date, report: PassReport): Promise<void> {
+/** Applies one route's reconciliation; its new alerts are collected in `raise` (raised for the whole batch at once). */
+async function apply(tx: Tx, f: RouteFacts, r: Reconciliation, now: Date, report: PassReport, raise: NewAlertNamed[]): Promise<void> {
   for (const alert of r.resurface) await resurfaceAlert(tx, f.tenantId, alert.id, now);
   for (const { alert, resolution } of r.resolve) {
     await resolveAlert(tx, f.tenantId, alert.id, 'system', resolution, now);
@@ -164,7 +168,7 @@ async function apply(tx: Tx, f: RouteFacts, r: Reconciliation, now: Date, report
     report.updated++;
   }
   for (const condition of r.create) {
-    await raiseAlert(tx, f.tenantId, { condition, driverId: f.driverId, routeId: f.routeId, vehicleId: f.vehicleId }, now);
+    raise.push({ tenantId: f.tenantId, condition, driverId: f.driverId, driverName: f.driverName, routeId: f.routeId, vehicleId: f.vehicleId, vehicleUnit: f.vehicleUnit });
     report.raised++;
   }
 }
