@@ -93,7 +93,7 @@ interface Truck {
   haltedAt: { latitude: number; longitude: number } | null;
 }
 
-async function seed(api: Api): Promise<{ owner: Api; trucks: Truck[] }> {
+async function seed(api: Api): Promise<{ owner: Api; trucks: Truck[]; apiKey: string }> {
   const reg = await api.call<{ tenant: { id: string } }>('POST', '/api/v1/tenants/register', {
     organization: { name: 'Demo Freight Lines', address: '100 Commerce St, Dallas, TX 75201', phone: '+1 214 555 0100', contactEmail: 'ops@demo.fleet', dotNumber: '3141592', mcNumber: 'MC-271828' },
     adminUser: { firstName: 'Dana', lastName: 'Dispatch', email: DEMO.ownerEmail, password: DEMO.ownerPassword },
@@ -137,7 +137,7 @@ async function seed(api: Api): Promise<{ owner: Api; trucks: Truck[] }> {
     if (!spec.planned) await owner.call('POST', `/api/v1/routes/${plan.id}/activate`);
     trucks.push({ spec, driverId: driver.id, vehicleId: vehicle.id, routeId: plan.id, segments: plan.segments, planStart: now, lastStatus: 'ON_DUTY_DRIVING', haltedAt: null });
   }
-  return { owner, trucks };
+  return { owner, trucks, apiKey: key };
 }
 
 /** The duty-status log up to the departure: rested, or (the tired driver) most of a day's driving already. */
@@ -209,7 +209,7 @@ async function main(): Promise<void> {
     },
   });
   const base = `http://127.0.0.1:${config.port}`;
-  const { owner, trucks } = await seed(new Api(base));
+  const { owner, trucks, apiKey } = await seed(new Api(base));
   const startedAt = Date.now();
   let busy = false;
   timer = setInterval(() => {
@@ -227,7 +227,9 @@ async function main(): Promise<void> {
       `  platform administrator:  ${DEMO.adminEmail} / ${DEMO.adminPassword}`,
       `  ${trucks.filter((t) => !t.spec.planned).length} trucks on the road, plans running ${SPEED}× faster than the clock (DEMO_SPEED);`,
       '  T-102 wanders off its route, T-103 stops unplanned, T-104 goes quiet, L. Ortiz is near her driving limit:',
-      `  watch alerts arrive and resolve: curl -N ${base}/api/v1/sse/alerts -H "authorization: Bearer <token from POST /api/v1/auth/login>"`,
+      `  the demo's API key:      ${apiKey}`,
+      `  watch alerts arrive and resolve:  curl -N "${base}/api/v1/sse/alerts?apiKey=${apiKey}"`,
+      `  list the open ones:               curl -s "${base}/api/v1/alerts?status=ACTIVE" -H "x-api-key: ${apiKey}"`,
       '',
     ].join('\n'),
   );
