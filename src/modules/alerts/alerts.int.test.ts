@@ -9,7 +9,7 @@ const ALERT_FIELDS = [
   'createdAt', 'updatedAt', 'acknowledgedBy', 'acknowledgedAt', 'snoozedBy', 'snoozedUntil', 'resolvedBy', 'resolvedAt', 'resolution',
 ].sort();
 
-type Json = Record<string, unknown>;
+type Json = Record<string, unknown> & { id?: unknown };
 
 describe.each(DB_KINDS)('alerts API (%s)', (kind) => {
   let t: TestApp;
@@ -38,7 +38,7 @@ describe.each(DB_KINDS)('alerts API (%s)', (kind) => {
       { type: 'HOS_APPROACHING_CYCLE_LIMIT', priority: 'HIGH', at: `${day}10:30:00.000Z`, driverId: d2 }, // G ACTIVE HIGH
     ]);
     'ABCDEFG'.split('').forEach((letter, i) => (id[letter] = ids[i]!));
-    [otherAlert] = await seedAlerts(t.db, other.tenantId, [{ type: 'ROUTE_DEVIATION', at: `${day}10:00:00.000Z` }]);
+    otherAlert = (await seedAlerts(t.db, other.tenantId, [{ type: 'ROUTE_DEVIATION', at: `${day}10:00:00.000Z` }]))[0]!;
   });
   afterAll(async () => t?.close());
 
@@ -46,7 +46,7 @@ describe.each(DB_KINDS)('alerts API (%s)', (kind) => {
   const post = (url: string, payload?: unknown, headers: Record<string, string> = acme.auth) =>
     t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as Json }) });
   /** The letters of the listed alerts, in order. */
-  const letters = (body: { data: { id: string }[] }) => body.data.map((a) => Object.keys(id).find((k) => id[k] === a.id) ?? a.id).join('');
+  const letters = (body: { data: Json[] }) => body.data.map((a) => Object.keys(id).find((k) => id[k] === a.id) ?? String(a.id)).join('');
   const list = async (query: string, headers?: Record<string, string>) => {
     const res = await get(`/api/v1/alerts${query}`, headers);
     expect(res.statusCode, res.body).toBe(200);
