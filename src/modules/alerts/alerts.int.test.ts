@@ -76,7 +76,7 @@ describe.each(DB_KINDS)('alerts API (%s)', (kind) => {
       expect(letters(await list('?status=RESOLVED'))).toBe('C');
     });
 
-    it('filters by type, with HOS_APPROACHING_LIMIT standing for the four HOS_APPROACHING_* types and HOS_BREAK_REQUIRED', async () => {
+    it('filters by type, with HOS_APPROACHING_LIMIT standing for HOS_APPROACHING_DRIVE_LIMIT, _DUTY_LIMIT, _CYCLE_LIMIT and HOS_BREAK_REQUIRED', async () => {
       expect(letters(await list('?type=ROUTE_DEVIATION'))).toBe('D');
       expect(letters(await list('?type=HOS_APPROACHING_LIMIT'))).toBe('GBA');
       expect(letters(await list('?type=HOS_APPROACHING_LIMIT,HOS_VIOLATION'))).toBe('GCBA');

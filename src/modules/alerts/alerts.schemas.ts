@@ -7,7 +7,7 @@ export const ALERT_STATUSES = ['ACTIVE', 'ACKNOWLEDGED', 'SNOOZED', 'RESOLVED'] 
 export const ALERT_CATEGORIES = ['HOS_VIOLATION', 'ROUTE_DEVIATION', 'WEATHER', 'MECHANICAL', 'SCHEDULING', 'SYSTEM'] as const;
 export const ALERT_PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export const ALERT_TYPE_NAMES = Object.keys(ALERT_TYPES) as (keyof typeof ALERT_TYPES)[];
-/** The filter alias (DESIGN §4): the four HOS_APPROACHING_* types and HOS_BREAK_REQUIRED. */
+/** The filter alias (DESIGN §4): HOS_APPROACHING_DRIVE_LIMIT, _DUTY_LIMIT, _CYCLE_LIMIT and HOS_BREAK_REQUIRED. */
 export const HOS_APPROACHING_LIMIT = 'HOS_APPROACHING_LIMIT';
 
 const literals = (values: readonly string[], description?: string) =>
@@ -65,7 +65,7 @@ const Range = {
 export const AlertListQuery = Type.Object(
   {
     status: Type.Optional(enumList('status', ALERT_STATUSES)),
-    type: Type.Optional(enumList('type', [...ALERT_TYPE_NAMES, `${HOS_APPROACHING_LIMIT} (= the four HOS_APPROACHING_* types and HOS_BREAK_REQUIRED)`])),
+    type: Type.Optional(enumList('type', [...ALERT_TYPE_NAMES, `${HOS_APPROACHING_LIMIT} (= HOS_APPROACHING_DRIVE_LIMIT, _DUTY_LIMIT, _CYCLE_LIMIT and HOS_BREAK_REQUIRED)`])),
     category: Type.Optional(enumList('category', ALERT_CATEGORIES)),
     priority: Type.Optional(enumList('priority', ALERT_PRIORITIES)),
     driverId: Type.Optional(Str(64, { pattern: '^drv_[0-9A-Za-z]+$' })),
