@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { alertsRoutes } from './alerts/alerts.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { driversRoutes } from './drivers/drivers.routes.js';
@@ -33,6 +34,7 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     restRoutes,
     settingsRoutes,
     adminRoutes,
+    alertsRoutes,
   ]) {
     register(app, deps);
   }

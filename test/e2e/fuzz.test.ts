@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/lib/ids.js';
+import { seedAlerts } from '../helpers/alerts.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { adminToken, buildDriver, buildRegistration, createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
@@ -26,7 +27,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  * `route` is a PLANNED route (the lifecycle actions may move it on), `activeRoute` an ACTIVE one (positions),
  * `planDriver` the ACTIVE driver new plans are made for (never deactivated by the driver entries' fuzzing).
  */
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert';
 
 interface World {
   owner: TenantFixture;
@@ -142,6 +143,19 @@ const FUZZ: Record<string, FuzzEntry> = {
     }),
     repeatable: true,
   },
+  'GET /api/v1/alerts': { query: 'status=ACTIVE,ACKNOWLEDGED&type=HOS_APPROACHING_LIMIT&priority=HIGH&from=2026-01-01T00:00:00Z&page=1&pageSize=5', repeatable: true },
+  'GET /api/v1/alerts/stats': { query: 'from=2026-01-01T00:00:00Z&to=2027-01-01T00:00:00Z', repeatable: true },
+  'GET /api/v1/alerts/analytics/volume': { query: 'interval=hour', repeatable: true },
+  'GET /api/v1/alerts/analytics/response-time': { query: 'interval=day', repeatable: true },
+  'GET /api/v1/alerts/analytics/resolution': { query: 'interval=day', repeatable: true },
+  'GET /api/v1/alerts/analytics/top-types': { query: 'limit=5', repeatable: true },
+  'GET /api/v1/alerts/:alertId': { param: 'alert', repeatable: true },
+  'GET /api/v1/alerts/:alertId/notes': { param: 'alert', query: 'page=1&pageSize=5', repeatable: true },
+  // In this order: the alert is open for notes and snoozes, then acknowledged, then resolved.
+  'POST /api/v1/alerts/:alertId/notes': { param: 'alert', body: () => ({ text: 'fuzz note' }), repeatable: true },
+  'POST /api/v1/alerts/:alertId/snooze': { param: 'alert', body: () => ({ minutes: 15 }), repeatable: true },
+  'POST /api/v1/alerts/:alertId/acknowledge': { param: 'alert', body: () => ({ note: 'fuzz' }) },
+  'POST /api/v1/alerts/:alertId/resolve': { param: 'alert', body: () => ({ resolution: 'fuzz' }) },
   'GET /api/v1/tenant/settings': { repeatable: true },
   'PUT /api/v1/tenant/settings/alerts': { body: () => ({ hosApproachingThresholdHours: 1, enableWeatherAlerts: true, routeDeviationThresholdMiles: 2 }), repeatable: true },
   'PUT /api/v1/tenant/settings/monitoring': { body: () => ({ monitoringIntervalSeconds: 60, hosWarningThresholdMinutes: 30 }), repeatable: true },
@@ -500,6 +514,7 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
         route,
         activeRoute,
         planDriver,
+        alert: (await seedAlerts(t.db, owner.tenantId, [{ type: 'ROUTE_DEVIATION', at: t.clock.now().toISOString(), driverId: driver.id }]))[0]!,
       },
       idpToken,
     };

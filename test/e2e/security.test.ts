@@ -18,12 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens, ACCESS_TOKEN_TTL_SECONDS } from '../../src/modules/auth/auth.tokens.js';
 import { can, TENANT_ROLES, type Permission, type TenantRole } from '../../src/plugins/policies.js';
 import { randomBase62 } from '../../src/lib/ids.js';
+import { seedAlerts } from '../helpers/alerts.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { FakeClock } from '../helpers/clock.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { adminAction, adminToken, buildDriver, createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert';
 type ExpectedAccess =
   | { auth: 'public'; rateLimit?: boolean }
   | { auth: 'platform' }
@@ -143,6 +144,20 @@ const SAMPLES: Record<string, Sample> = {
       is_dedicated_rest_stop: true,
     }),
   },
+
+  // Alerts.
+  'GET /api/v1/alerts': { access: tenant('alerts:read'), query: 'status=ACTIVE,ACKNOWLEDGED&type=HOS_APPROACHING_LIMIT&page=1&pageSize=5' },
+  'GET /api/v1/alerts/stats': { access: tenant('alerts:read') },
+  'GET /api/v1/alerts/analytics/volume': { access: tenant('alerts:read'), query: 'interval=day' },
+  'GET /api/v1/alerts/analytics/response-time': { access: tenant('alerts:read'), query: 'interval=hour' },
+  'GET /api/v1/alerts/analytics/resolution': { access: tenant('alerts:read') },
+  'GET /api/v1/alerts/analytics/top-types': { access: tenant('alerts:read'), query: 'limit=5' },
+  'GET /api/v1/alerts/:alertId': { access: tenant('alerts:read'), param: 'alert' },
+  'GET /api/v1/alerts/:alertId/notes': { access: tenant('alerts:read'), param: 'alert' },
+  'POST /api/v1/alerts/:alertId/notes': { access: tenant('alerts:write'), param: 'alert', body: () => ({ text: 'security suite' }) },
+  'POST /api/v1/alerts/:alertId/snooze': { access: tenant('alerts:write'), param: 'alert', body: () => ({ minutes: 15 }) },
+  'POST /api/v1/alerts/:alertId/acknowledge': { access: tenant('alerts:write'), param: 'alert' },
+  'POST /api/v1/alerts/:alertId/resolve': { access: tenant('alerts:write'), param: 'alert' },
 
   // Settings.
   'GET /api/v1/tenant/settings': { access: tenant('settings:read') },
@@ -271,6 +286,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
         load: await create('/api/v1/loads', { referenceNumber: `L-${unique()}` }),
         location: await create('/api/v1/locations', { name: 'Victim Yard', type: 'YARD', latitude: 32.9, longitude: -97.1 }),
         route: await create('/api/v1/routes/plan', { driverId: driver.id, stops: [{ latitude: 32.78, longitude: -96.8 }, { latitude: 32.75, longitude: -97.33 }] }),
+        alert: (await seedAlerts(t.db, owner.tenantId, [{ type: 'ROUTE_DEVIATION', at: t.clock.now().toISOString(), driverId: driver.id }]))[0]!,
       },
       roles: { OWNER: owner.auth },
       ownerKey,
@@ -465,6 +481,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
     expect((await get(`/api/v1/routes/${B.ids.route}/positions`)).data).toEqual([]);
     expect((await get(`/api/v1/drivers/${B.ids.driver}/duty-status`)).data).toEqual([]);
     expect(await get(`/api/v1/drivers/${B.ids.driver}/hos`)).toMatchObject({ currentDutyStatus: 'OFF_DUTY', lastStatusChange: null });
+    expect(await get(`/api/v1/alerts/${B.ids.alert}`)).toMatchObject({ status: 'ACTIVE', acknowledgedAt: null, snoozedUntil: null, resolvedAt: null, notes: [] });
   });
 
   // Last, because it moves the shared clock past every access token's lifetime.

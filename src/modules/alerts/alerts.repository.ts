@@ -30,11 +30,15 @@ export interface AlertRecord {
   resolution: string | null;
 }
 
-/** The columns of an alert with its driver's name and vehicle's unit, for `FROM alerts a`. */
-export const ALERT_SELECT = `a.*, d.first_name || ' ' || d.last_name AS driver_name, v.unit_number AS vehicle_unit
-  FROM alerts a
+/** The columns of an alert with its driver's name and vehicle's unit (for ALERT_FROM). */
+export const ALERT_COLUMNS = `a.*, d.first_name || ' ' || d.last_name AS driver_name, v.unit_number AS vehicle_unit`;
+/** Alerts as `a` with their driver `d` and vehicle `v`. */
+export const ALERT_FROM = `alerts a
   LEFT JOIN drivers d ON d.tenant_id = a.tenant_id AND d.id = a.driver_id
   LEFT JOIN vehicles v ON v.tenant_id = a.tenant_id AND v.id = a.vehicle_id`;
+/** The columns of an alert with its driver's name and vehicle's unit, for `FROM alerts a`. */
+export const ALERT_SELECT = `${ALERT_COLUMNS}
+  FROM ${ALERT_FROM}`;
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 

@@ -28,7 +28,7 @@ export async function driverScope(tx: Tx, ctx: Pick<TenantContext, 'tenantId' | 
 }
 
 /** The alert if this caller may see it (another tenant's, or another driver's for a DRIVER user: not found). */
-async function visibleAlert(tx: Tx, ctx: TenantContext, id: string, forUpdate: boolean): Promise<AlertRecord> {
+export async function visibleAlert(tx: Tx, ctx: TenantContext, id: string, forUpdate: boolean): Promise<AlertRecord> {
   const alert = await findAlert(tx, ctx.tenantId, id, forUpdate);
   if (!alert) throw notFound('Alert');
   const scope = await driverScope(tx, ctx);
