@@ -3,7 +3,11 @@ import { NullableTimestamp, Page, PageQuery, Timestamp } from '../../lib/schemas
 import { WEBHOOK_EVENTS, WILDCARD } from '../../domain/webhooks/index.js';
 import { MAX_URL_LENGTH } from '../../domain/webhooks/address-policy.js';
 
-const EventName = Type.Union([...WEBHOOK_EVENTS, WILDCARD].map((e) => Type.Literal(e)), {
+/** An enum rather than a union of literals, so that a wrong name gives one clear error, not one per name. */
+const EVENT_NAMES = [...WEBHOOK_EVENTS, WILDCARD] as const;
+const EventName = Type.Unsafe<(typeof EVENT_NAMES)[number]>({
+  type: 'string',
+  enum: [...EVENT_NAMES],
   description: `One of ${WEBHOOK_EVENTS.join(', ')}, or the wildcard * for all of them`,
 });
 const Events = Type.Array(EventName, { minItems: 1, maxItems: WEBHOOK_EVENTS.length + 1, uniqueItems: true });
