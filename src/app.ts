@@ -17,6 +17,7 @@ import { RedisCredentialsEpoch } from './infra/credentials-epoch.js';
 import { createMailer, type Mailer } from './infra/mailer.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
 import { loadSecrets } from './infra/secrets.js';
+import { systemResolver, WebhookHttp, type HostResolver } from './infra/webhook-http.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import { AccessTokens } from './modules/auth/auth.tokens.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   planning?: PlanningPorts;
   /** Integration data for monitoring (tests pass fakes); default: none until integrations supply it. */
   monitoringSources?: MonitoringSources;
+  /** Name resolution of webhook targets (tests pass a fake); default: the system resolver. */
+  webhookResolver?: HostResolver;
   /** Where logs go (default stdout); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
 }
@@ -153,6 +156,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     rateLimits,
     log: app.log,
     metrics: createMetricsRegistry(),
+    webhookHttp: new WebhookHttp({
+      allowInsecure: config.webhookAllowInsecureTargets,
+      timeoutMs: config.webhookTimeoutMs,
+      resolve: opts.webhookResolver ?? systemResolver,
+    }),
   };
   app.decorate('deps', deps);
   const workers = buildWorkers(deps, { monitoringSources: opts.monitoringSources ?? noMonitoringSources });
@@ -212,6 +220,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await workers.stop();
     clearInterval(usageTimer);
     await apiKeyUsage.flush().catch((err: unknown) => app.log.warn({ err }, 'could not record API key use'));
+    deps.webhookHttp.close();
     await deps.broadcast.close();
     await rateLimits.close();
     if (redis) await redis.quit();

@@ -33,6 +33,13 @@ export interface Config {
   monitoringIntervalSeconds: number;
   webhookRetrySchedule: number[];
   webhookAllowInsecureTargets: boolean;
+  /** WEBHOOK_TIMEOUT_MS: one delivery attempt, connection to last byte (default 10 s). */
+  webhookTimeoutMs: number;
+  /**
+   * WEBHOOK_LEASE_SECONDS: how long a delivery worker holds the deliveries it claimed; a crashed
+   * worker's deliveries are taken over after this (longer than the timeout).
+   */
+  webhookLeaseSeconds: number;
   distanceMethod: 'haversine' | 'osrm';
   osrmUrl: string | undefined;
   apiKeyEnvironment: 'staging' | 'production';
@@ -161,6 +168,12 @@ export function loadConfig(env: Env = process.env): Config {
     r.problems.push(`WEBHOOK_RETRY_SCHEDULE: expected comma-separated whole seconds, got "${r.str('WEBHOOK_RETRY_SCHEDULE')}"`);
   }
 
+  const webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 50, 120_000);
+  const webhookLeaseSeconds = r.int('WEBHOOK_LEASE_SECONDS', 60, 1, 3600);
+  if (webhookLeaseSeconds * 1000 <= webhookTimeoutMs) {
+    r.problems.push(`WEBHOOK_LEASE_SECONDS: must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs} ms)`);
+  }
+
   const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'osrm'] as const, 'haversine');
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
@@ -187,6 +200,8 @@ export function loadConfig(env: Env = process.env): Config {
     monitoringIntervalSeconds: r.int('MONITORING_INTERVAL_SECONDS', 60, 5, 3600),
     webhookRetrySchedule: schedule,
     webhookAllowInsecureTargets: r.bool('WEBHOOK_ALLOW_INSECURE_TARGETS', false),
+    webhookTimeoutMs,
+    webhookLeaseSeconds,
     distanceMethod,
     osrmUrl,
     apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),

@@ -5,6 +5,7 @@ import type { Broadcast } from './infra/broadcast.js';
 import type { Mailer } from './infra/mailer.js';
 import type { RateLimitStore } from './infra/rate-limit-store.js';
 import type { Secrets } from './infra/secrets.js';
+import type { WebhookHttp } from './infra/webhook-http.js';
 import type { Registry } from 'prom-client';
 import type { Clock } from './lib/time.js';
 import type { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
@@ -27,4 +28,6 @@ export interface Deps {
   log: FastifyBaseLogger;
   /** Prometheus metrics (served at /metrics); background workers register theirs here. */
   metrics: Registry;
+  /** Calls webhook targets under the URL policy (SSRF guard, pinned addresses, timeout). */
+  webhookHttp: WebhookHttp;
 }

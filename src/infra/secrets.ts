@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -37,4 +37,24 @@ function readOrCreate(file: string): { jwtSecret: string; encryptionKey: string 
     fs.writeFileSync(file, JSON.stringify(s), { mode: 0o600 });
     return s;
   }
+}
+
+/**
+ * A secret the service must use again (webhook signing secrets, integration credentials), encrypted
+ * at rest with ENCRYPTION_KEY: AES-256-GCM, a fresh 96-bit nonce each time, `v1.<nonce>.<tag>.<ciphertext>`
+ * in base64url. Opening fails loudly when the key is wrong or the text was altered.
+ */
+export function sealSecret(key: Buffer, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+}
+
+export function openSecret(key: Buffer, sealed: string): string {
+  const [version, iv, tag, ct] = sealed.split('.');
+  if (version !== 'v1' || iv === undefined || tag === undefined || ct === undefined) throw new Error('not a sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
 }

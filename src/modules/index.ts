@@ -17,6 +17,7 @@ import { restRoutes } from './rest/rest.routes.js';
 import { routesRoutes } from './routes/routes.routes.js';
 import type { PlanningPorts } from './routes/planning-ports.js';
 import { vehiclesRoutes } from './vehicles/vehicles.routes.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 
 export function registerModules(app: FastifyInstance, deps: Deps, ports: PlanningPorts): void {
   for (const register of [
@@ -35,6 +36,7 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     settingsRoutes,
     adminRoutes,
     alertsRoutes,
+    webhooksRoutes,
   ]) {
     register(app, deps);
   }

@@ -7,6 +7,9 @@ import { workerMetrics } from './metrics.js';
 import { evaluateAlerts, reconcile } from '../domain/alerts/index.js';
 import { noMonitoringSources, type MonitoringSources } from '../modules/monitoring/monitoring.sources.js';
 import { DEFAULT_MONITORING_OPTIONS, MonitoringWorker } from '../modules/monitoring/monitoring.worker.js';
+import { webhookDeliveryWorker } from '../modules/webhooks/webhooks.delivery.js';
+import { DELIVERY_CHANNEL } from '../modules/webhooks/webhooks.queue.js';
+import { WebhookFanout } from '../modules/webhooks/webhooks.sink.js';
 
 /** How long an idle loop waits before looking again when nothing woke it. */
 const IDLE_MS = 1_000;
@@ -84,12 +87,13 @@ export function buildWorkers(deps: Deps, ports: WorkerPorts = { monitoringSource
   const workers = new Workers(deps);
   const metrics = workerMetrics(deps.metrics, deps.db, deps.clock);
   // What happens to each dispatched event besides the realtime fan-out (the webhook deliveries).
-  const sinks: OutboxSink[] = [];
+  const sinks: OutboxSink[] = [new WebhookFanout()];
   workers.add(observed(new OutboxDispatcher(deps.db, deps.broadcast, sinks), (n) => metrics.dispatched(n)), { wakeOnChannel: OUTBOX_CHANNEL });
   const monitoring = new MonitoringWorker(deps.db, { evaluate: evaluateAlerts, reconcile }, ports.monitoringSources, {
     ...DEFAULT_MONITORING_OPTIONS,
     defaultIntervalSeconds: deps.config.monitoringIntervalSeconds,
   });
   workers.add(observed(monitoring, (_n, seconds) => metrics.monitoringPass(monitoring.lastPass, seconds)));
+  workers.add(webhookDeliveryWorker(deps), { wakeOnChannel: DELIVERY_CHANNEL });
   return workers;
 }

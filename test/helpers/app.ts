@@ -7,6 +7,7 @@ import type { Database } from '../../src/db/types.js';
 import { MemoryMailer } from '../../src/infra/mailer.js';
 import type { RateLimitStore } from '../../src/infra/rate-limit-store.js';
 import type { MonitoringSources } from '../../src/modules/monitoring/monitoring.sources.js';
+import type { HostResolver } from '../../src/infra/webhook-http.js';
 import { FakeClock } from './clock.js';
 import { openTestDatabase, type DbKind } from './db.js';
 
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   db?: Database;
   /** Fake integration data for monitoring. */
   monitoringSources?: MonitoringSources;
+  /** DNS for webhook targets; default: none (a lookup fails the test's request: no network in tests). */
+  webhookResolver?: HostResolver;
 }
 
 /** The whole app on a fresh database of the given kind, with mail captured in memory. */
@@ -57,7 +60,7 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
   const db = opts.db ?? (await openTestDatabase(kind));
   const mailer = new MemoryMailer();
   const clock = opts.clock ?? new FakeClock(new Date());
-  const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits, monitoringSources: opts.monitoringSources });
+  const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits, monitoringSources: opts.monitoringSources, webhookResolver: opts.webhookResolver ?? noDns });
   await app.ready();
   return {
     app,
@@ -71,3 +74,8 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
     },
   };
 }
+
+/** Tests resolve no names unless they bring a fake resolver. */
+const noDns: HostResolver = async (hostname) => {
+  throw Object.assign(new Error(`test attempted a DNS lookup of ${hostname}`), { code: 'ENOTFOUND' });
+};

@@ -1,0 +1,165 @@
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Database } from '../../db/types.js';
+import { decide, deliveryHeaders, parseRetryAfter, type AttemptResult, type RetryPolicy } from '../../domain/webhooks/index.js';
+import { openSecret } from '../../infra/secrets.js';
+import type { SendOutcome } from '../../infra/webhook-http.js';
+import type { Clock } from '../../lib/time.js';
+import type { Worker } from '../../workers/loop.js';
+import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery } from './webhooks.queue.js';
+
+/** Sends one signed POST (the SSRF-guarded client in production). */
+export interface WebhookSender {
+  post(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome>;
+}
+
+export interface DeliveryOptions {
+  /** Deliveries claimed per pass. */
+  batch: number;
+  /** Deliveries in flight at once within a pass. */
+  concurrency: number;
+  /** How long a claim holds (longer than an attempt's timeout): a crashed worker's deliveries are retaken after it. */
+  leaseMs: number;
+  policy: RetryPolicy;
+  /** In [0, 1): the retry jitter (tests fix it). */
+  random: () => number;
+}
+
+export const DEFAULT_DELIVERY_OPTIONS = { batch: 128, concurrency: 32 } as const;
+
+/** Prometheus counters of delivery work: attempts by outcome, and their durations (registered once per registry). */
+export function deliveryMetrics(registry: Registry) {
+  const attempts =
+    (registry.getSingleMetric('webhook_delivery_attempts_total') as Counter<'outcome'> | undefined) ??
+    new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retried (failed, another attempt scheduled), failed (given up)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+  const duration =
+    (registry.getSingleMetric('webhook_delivery_attempt_duration_seconds') as Histogram | undefined) ??
+    new Histogram({
+      name: 'webhook_delivery_attempt_duration_seconds',
+      help: 'Time from connecting to the last byte of the answer, per attempt',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+  return {
+    record(o: AttemptOutcome): void {
+      if (o.attempt === 0) return;
+      attempts.inc({ outcome: o.status === 'DELIVERED' ? 'delivered' : o.status === 'PENDING' ? 'retried' : 'failed' });
+      duration.observe(o.durationMs / 1000);
+    },
+  };
+}
+export type DeliveryMetrics = ReturnType<typeof deliveryMetrics>;
+
+/** Sends one attempt of a claimed delivery and decides what follows (delivered, retry at, failed). */
+export async function attemptDelivery(
+  d: ClaimedDelivery,
+  io: { sender: WebhookSender; encryptionKey: Buffer; clock: Clock },
+  policy: RetryPolicy,
+  random: number,
+): Promise<AttemptOutcome> {
+  const startedAt = io.clock.now();
+  let sent: SendOutcome;
+  try {
+    const secrets = [openSecret(io.encryptionKey, d.secretCiphertext)];
+    if (d.previousSecretCiphertext && d.previousSecretExpiresAt && Date.parse(d.previousSecretExpiresAt) > startedAt.getTime()) {
+      secrets.push(openSecret(io.encryptionKey, d.previousSecretCiphertext));
+    }
+    const headers = deliveryHeaders({ deliveryId: d.id, event: d.event, body: d.body, timestamp: Math.floor(startedAt.getTime() / 1000), secrets });
+    sent = await io.sender.post(d.url, headers, d.body);
+  } catch {
+    // Only a signing secret sealed under another ENCRYPTION_KEY gets here; the attempt fails and is retried.
+    sent = { statusCode: null, error: 'the signing secret could not be decrypted (ENCRYPTION_KEY changed?)', retryAfter: undefined, durationMs: 0 };
+  }
+  const endedAt = io.clock.now();
+  const code = sent.statusCode;
+  const result: AttemptResult =
+    code !== null && code >= 200 && code < 300
+      ? { kind: 'delivered' }
+      : code === 410
+        ? { kind: 'gone' }
+        : { kind: 'failed', retryAfterSeconds: parseRetryAfter(sent.retryAfter, endedAt) };
+  const attempt = d.attempts + 1;
+  const next = decide(result, attempt, endedAt, policy, random);
+  return {
+    tenantId: d.tenantId,
+    deliveryId: d.id,
+    webhookId: d.webhookId,
+    fence: d.lockedUntil,
+    attempt,
+    startedAt,
+    durationMs: sent.durationMs,
+    statusCode: code,
+    error: sent.error,
+    status: next.kind === 'delivered' ? 'DELIVERED' : next.kind === 'retry' ? 'PENDING' : 'FAILED',
+    nextAttemptAt: next.kind === 'retry' ? next.at : null,
+    disableWebhook: next.kind === 'failed' && next.disableWebhook ? `The endpoint answered 410 Gone at ${endedAt.toISOString()}` : null,
+  };
+}
+
+/**
+ * Delivers due webhook deliveries of every tenant. A pass claims a batch under a lease (FOR UPDATE
+ * SKIP LOCKED: any number of workers share the queue), sends them, `concurrency` at a time, outside
+ * any transaction, and writes every attempt and the deliveries' next state in one transaction, fenced
+ * by the lease. A worker killed mid-pass has written nothing for its batch: when the lease runs out
+ * another worker sends those deliveries again, with the same X-Service-Delivery id (at least once).
+ */
+export class WebhookDeliveryWorker implements Worker {
+  readonly name = 'webhooks';
+
+  constructor(
+    private readonly db: Database,
+    private readonly io: { sender: WebhookSender; encryptionKey: Buffer; clock: Clock },
+    private readonly opts: DeliveryOptions,
+    private readonly metrics?: DeliveryMetrics,
+  ) {}
+
+  async runOnce(now: Date): Promise<number> {
+    const lease = new Date(now.getTime() + this.opts.leaseMs);
+    const claimed = await this.db.system((tx) => claimDueDeliveries(tx, now, this.opts.batch, lease));
+    if (claimed.length === 0) return 0;
+    const outcomes: AttemptOutcome[] = [];
+    // Deliveries of a webhook disabled since they were queued are given up without an attempt
+    // (manually retryable once it is enabled again).
+    for (const d of claimed.filter((c) => c.webhookStatus !== 'ACTIVE')) outcomes.push(givenUp(d, now));
+    const sendable = claimed.filter((c) => c.webhookStatus === 'ACTIVE');
+    outcomes.push(...(await mapLimit(sendable, this.opts.concurrency, (d) => attemptDelivery(d, this.io, this.opts.policy, this.opts.random()))));
+    const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
+    for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
+    return claimed.length;
+  }
+}
+
+function givenUp(d: ClaimedDelivery, now: Date): AttemptOutcome {
+  return {
+    tenantId: d.tenantId,
+    deliveryId: d.id,
+    webhookId: d.webhookId,
+    fence: d.lockedUntil,
+    attempt: 0,
+    startedAt: now,
+    durationMs: 0,
+    statusCode: null,
+    error: 'webhook disabled',
+    status: 'FAILED',
+    nextAttemptAt: null,
+    disableWebhook: null,
+  };
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
