@@ -16,6 +16,7 @@ import { restRoutes } from './rest/rest.routes.js';
 import { routesRoutes } from './routes/routes.routes.js';
 import type { PlanningPorts } from './routes/planning-ports.js';
 import { vehiclesRoutes } from './vehicles/vehicles.routes.js';
+import { realtimeRoutes } from './realtime/realtime.routes.js';
 
 export function registerModules(app: FastifyInstance, deps: Deps, ports: PlanningPorts): void {
   for (const register of [
@@ -33,6 +34,7 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     restRoutes,
     settingsRoutes,
     adminRoutes,
+    realtimeRoutes,
   ]) {
     register(app, deps);
   }
