@@ -62,6 +62,8 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
       const scope = await deps.db.tenant(ctx.tenantId, (tx) => driverScope(tx, ctx));
       auths.set(socket.id, { ctx, apiKey: ctx.via === 'apiKey' ? (token as string) : undefined, driverScope: scope });
       socket.data = { tenantId: ctx.tenantId, userId: ctx.userId, role: ctx.role, driverId: scope ?? null };
+      // Counted against the cap before the client hears it is connected.
+      await hub.admit({ kind: 'socketio', tenantId: ctx.tenantId, id: socket.id });
     })().then(
       () => next(),
       (err: unknown) => {
@@ -88,7 +90,6 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
       hub.release(ref);
     });
     socket.on('alert:acknowledge', (body: unknown, ack?: unknown) => void acknowledge(socket, auth, body, typeof ack === 'function' ? (ack as (r: unknown) => void) : undefined));
-    void hub.admit(ref);
   });
 
   /** Closes a socket of this instance, noting why (for the metrics). */
