@@ -82,7 +82,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       if (access.rateLimit !== false) enforce(reply, await countRequest(deps, reply, `ip:${request.ip}`, deps.config.rateLimits.anonymousPerHour));
       return;
     }
-    const credential = readCredential(request);
+    const credential = readCredential(request, access.auth === 'tenant' && access.queryApiKey === true);
     if (!credential) throw unauthenticated('Missing credentials: send Authorization: Bearer <token> or X-API-Key: <key>');
     const now = deps.clock.now();
 
@@ -137,8 +137,9 @@ function authorize(
   return { kind: 'tenant', requestId: String(request.id), tenantId: p.tenantId, tenantStatus: p.tenantStatus, userId: p.userId, role: p.role, ...via };
 }
 
-function readCredential(request: FastifyRequest): { type: 'apiKey' | 'bearer'; value: string } | null {
-  const key = request.headers['x-api-key'];
+function readCredential(request: FastifyRequest, queryApiKey: boolean): { type: 'apiKey' | 'bearer'; value: string } | null {
+  const fromQuery = queryApiKey ? (request.query as Record<string, unknown> | undefined)?.apiKey : undefined;
+  const key = request.headers['x-api-key'] ?? (typeof fromQuery === 'string' && request.headers.authorization === undefined ? fromQuery : undefined);
   if (typeof key === 'string' && key.length > 0) {
     if (!API_KEY_PATTERN.test(key)) throw unauthenticated('Invalid or revoked API key');
     return { type: 'apiKey', value: key };

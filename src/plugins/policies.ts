@@ -56,7 +56,10 @@ export function can(role: Role, permission: Permission): boolean {
 export type Access =
   /** No credentials. Rate-limited per client address unless rateLimit is false. */
   | { auth: 'public'; rateLimit?: boolean }
-  /** A tenant credential: a user access token, or (when apiKey is not false) an API key. */
-  | { auth: 'tenant'; permission: Permission; apiKey?: boolean; allowPending?: boolean }
+  /**
+   * A tenant credential: a user access token, or (when apiKey is not false) an API key; with
+   * queryApiKey, the key may also come as the `apiKey` query parameter (SSE: EventSource cannot set headers).
+   */
+  | { auth: 'tenant'; permission: Permission; apiKey?: boolean; allowPending?: boolean; queryApiKey?: boolean }
   /** The platform administrator's access token. */
   | { auth: 'platform' };

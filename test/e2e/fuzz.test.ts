@@ -157,6 +157,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/v1/alerts/:alertId/acknowledge': { param: 'alert', body: () => ({ note: 'fuzz' }) },
   'POST /api/v1/alerts/:alertId/resolve': { param: 'alert', body: () => ({ resolution: 'fuzz' }) },
   'GET /api/v1/tenant/settings': { repeatable: true },
+  'GET /api/v1/sse/alerts': { query: 'lastEventId=0', repeatable: true },
   'PUT /api/v1/tenant/settings/alerts': { body: () => ({ hosApproachingThresholdHours: 1, enableWeatherAlerts: true, routeDeviationThresholdMiles: 2 }), repeatable: true },
   'PUT /api/v1/tenant/settings/monitoring': { body: () => ({ monitoringIntervalSeconds: 60, hosWarningThresholdMinutes: 30 }), repeatable: true },
   'PUT /api/v1/tenant/settings/hos': { body: () => ({ ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 }), repeatable: true },

@@ -28,7 +28,7 @@ type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' |
 type ExpectedAccess =
   | { auth: 'public'; rateLimit?: boolean }
   | { auth: 'platform' }
-  | { auth: 'tenant'; permission: Permission; apiKey?: false; allowPending?: true };
+  | { auth: 'tenant'; permission: Permission; apiKey?: false; allowPending?: true; queryApiKey?: true };
 
 interface Sample {
   /** The access declaration the route must carry (pinned here so a silent change fails the suite). */
@@ -45,7 +45,7 @@ interface Sample {
 const PUBLIC = { auth: 'public' } as const;
 const PUBLIC_UNLIMITED = { auth: 'public', rateLimit: false } as const;
 const PLATFORM = { auth: 'platform' } as const;
-const tenant = (permission: Permission, extra: { apiKey?: false; allowPending?: true } = {}): ExpectedAccess => ({ auth: 'tenant', permission, ...extra });
+const tenant = (permission: Permission, extra: { apiKey?: false; allowPending?: true; queryApiKey?: true } = {}): ExpectedAccess => ({ auth: 'tenant', permission, ...extra });
 
 /** Every route the app serves (HEAD mirrors of GET routes are derived from their GET entry). */
 const SAMPLES: Record<string, Sample> = {
@@ -164,6 +164,9 @@ const SAMPLES: Record<string, Sample> = {
   'PUT /api/v1/tenant/settings/alerts': { access: tenant('settings:write'), body: () => ({ enableWeatherAlerts: true, hosApproachingThresholdHours: 1 }) },
   'PUT /api/v1/tenant/settings/monitoring': { access: tenant('settings:write'), body: () => ({ monitoringIntervalSeconds: 60 }) },
   'PUT /api/v1/tenant/settings/hos': { access: tenant('settings:write'), body: () => ({ ruleSet: 'US_PROPERTY_70_8' }) },
+
+  // Realtime (under app.inject the stream sends its preamble and replay, then ends).
+  'GET /api/v1/sse/alerts': { access: tenant('alerts:read', { queryApiKey: true }), query: 'lastEventId=0' },
 
   // Platform administration.
   'GET /api/v1/admin/tenants': { access: PLATFORM, query: 'status=PENDING_APPROVAL&page=1&pageSize=5' },
