@@ -153,6 +153,18 @@ describe.each(DB_KINDS)('alerts API (%s)', (kind) => {
       expect(stats.json()).toMatchObject({ total: 3, byStatus: { ACTIVE: 2, ACKNOWLEDGED: 1, SNOOZED: 0, RESOLVED: 0 } });
       const volume = await get('/api/v1/alerts/analytics/volume?from=2026-03-01T00:00:00Z&to=2026-03-02T00:00:00Z', driverUser.auth);
       expect(volume.json()).toMatchObject({ total: 3 });
+      // Their own alert they may handle.
+      const ack = await post(`/api/v1/alerts/${id.F}/acknowledge`, { note: 'Pulling over' }, driverUser.auth);
+      expect(ack.statusCode, ack.body).toBe(200);
+      expect(ack.json()).toMatchObject({ status: 'ACKNOWLEDGED', acknowledgedBy: driverUser.userId });
+    });
+
+    it('a DRIVER user with no driver profile sees no alert at all', async () => {
+      const unlinked = await createUser(t.app, t.mailer, acme, 'DRIVER');
+      expect(await list('', unlinked.auth)).toMatchObject({ total: 0, data: [] });
+      expect((await get(`/api/v1/alerts/${id.E}`, unlinked.auth)).statusCode).toBe(404);
+      expect((await get('/api/v1/alerts/stats', unlinked.auth)).json()).toMatchObject({ total: 0 });
+      expect((await get('/api/v1/alerts/analytics/top-types?from=2026-03-01T00:00:00Z&to=2026-03-02T00:00:00Z', unlinked.auth)).json()).toMatchObject({ total: 0, data: [] });
     });
 
     it('a VIEWER reads but cannot acknowledge, resolve, snooze or annotate (403)', async () => {

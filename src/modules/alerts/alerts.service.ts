@@ -32,7 +32,8 @@ export async function visibleAlert(tx: Tx, ctx: TenantContext, id: string, forUp
   const alert = await findAlert(tx, ctx.tenantId, id, forUpdate);
   if (!alert) throw notFound('Alert');
   const scope = await driverScope(tx, ctx);
-  if (scope !== undefined && alert.driverId !== scope) throw notFound('Alert');
+  // A DRIVER user linked to no driver sees nothing, not the alerts that have no driver either.
+  if (scope !== undefined && (scope === null || alert.driverId !== scope)) throw notFound('Alert');
   return alert;
 }
 
