@@ -288,7 +288,8 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     const quick = new WebhookHttp({ allowInsecure: true, timeoutMs: 200, resolve: async () => [] });
     const impatient = new WebhookDeliveryWorker(t.db, { sender: quick, encryptionKey: t.app.deps.secrets.encryptionKey, clock: t.clock }, {
       batch: 10,
-      concurrency: 4,
+      lanes: 2,
+      maxPerPass: 100,
       leaseMs: 60_000,
       policy: { schedule: SCHEDULE, jitter: 0, maxRetryAfterSeconds: 3600 },
       random: () => 0,
