@@ -13,10 +13,12 @@ export interface WebhookSender {
 }
 
 export interface DeliveryOptions {
-  /** Deliveries claimed per pass. */
+  /** Deliveries one lane claims (and then sends all at once) at a time. */
   batch: number;
-  /** Deliveries in flight at once within a pass. */
-  concurrency: number;
+  /** Lanes of a pass: each claims, sends and records its own batches, so that one lane's database work overlaps another's sending. At most `lanes × batch` requests are in flight. */
+  lanes: number;
+  /** A pass stops claiming after this many (the loop runs the next one at once while there is work). */
+  maxPerPass: number;
   /** How long a claim holds (longer than an attempt's timeout): a crashed worker's deliveries are retaken after it. */
   leaseMs: number;
   policy: RetryPolicy;
@@ -24,7 +26,12 @@ export interface DeliveryOptions {
   random: () => number;
 }
 
-export const DEFAULT_DELIVERY_OPTIONS = { batch: 128, concurrency: 32 } as const;
+/**
+ * 2 lanes of 32: at most 64 requests in flight per worker process. Bigger batches cost less database
+ * work per delivery (which matters most on the embedded PGlite); two lanes overlap one's database work
+ * with the other's sending (bench/webhooks.ts).
+ */
+export const DEFAULT_DELIVERY_OPTIONS = { batch: 32, lanes: 2, maxPerPass: 1024 } as const;
 
 /** Prometheus counters of delivery work: attempts by outcome, and their durations (registered once per registry). */
 export function deliveryMetrics(registry: Registry) {
@@ -101,11 +108,12 @@ export async function attemptDelivery(
 }
 
 /**
- * Delivers due webhook deliveries of every tenant. A pass claims a batch under a lease (FOR UPDATE
- * SKIP LOCKED: any number of workers share the queue), sends them, `concurrency` at a time, outside
- * any transaction, and writes every attempt and the deliveries' next state in one transaction, fenced
- * by the lease. A worker killed mid-pass has written nothing for its batch: when the lease runs out
- * another worker sends those deliveries again, with the same X-Service-Delivery id (at least once).
+ * Delivers due webhook deliveries of every tenant. A pass runs a few lanes; each claims a small batch
+ * under a lease (FOR UPDATE SKIP LOCKED: any number of workers share the queue), sends it outside any
+ * transaction, and writes every attempt and the deliveries' next state in one transaction, fenced by
+ * the lease; then its next batch, until nothing is due or the pass has done `maxPerPass`. A worker
+ * killed mid-pass has written nothing for its batches in flight: when their lease runs out another
+ * worker sends those deliveries again, with the same X-Service-Delivery id (at least once).
  */
 export class WebhookDeliveryWorker implements Worker {
   readonly name = 'webhooks';
@@ -118,15 +126,28 @@ export class WebhookDeliveryWorker implements Worker {
   ) {}
 
   async runOnce(now: Date): Promise<number> {
+    let done = 0;
+    const lane = async () => {
+      while (done < this.opts.maxPerPass) {
+        const n = await this.batch(now);
+        if (n === 0) return;
+        done += n;
+      }
+    };
+    await Promise.all(Array.from({ length: this.opts.lanes }, lane));
+    return done;
+  }
+
+  /** Claims one batch under a lease, sends it, records the outcomes; returns how many were claimed. */
+  private async batch(now: Date): Promise<number> {
     const lease = new Date(now.getTime() + this.opts.leaseMs);
     const claimed = await this.db.system((tx) => claimDueDeliveries(tx, now, this.opts.batch, lease));
     if (claimed.length === 0) return 0;
-    const outcomes: AttemptOutcome[] = [];
     // Deliveries of a webhook disabled since they were queued are given up without an attempt
     // (manually retryable once it is enabled again).
-    for (const d of claimed.filter((c) => c.webhookStatus !== 'ACTIVE')) outcomes.push(givenUp(d, now));
+    const outcomes: AttemptOutcome[] = claimed.filter((c) => c.webhookStatus !== 'ACTIVE').map((d) => givenUp(d, now));
     const sendable = claimed.filter((c) => c.webhookStatus === 'ACTIVE');
-    outcomes.push(...(await mapLimit(sendable, this.opts.concurrency, (d) => attemptDelivery(d, this.io, this.opts.policy, this.opts.random()))));
+    outcomes.push(...(await Promise.all(sendable.map((d) => attemptDelivery(d, this.io, this.opts.policy, this.opts.random())))));
     const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
     for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
     return claimed.length;
@@ -148,18 +169,4 @@ function givenUp(d: ClaimedDelivery, now: Date): AttemptOutcome {
     nextAttemptAt: null,
     disableWebhook: null,
   };
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
 }
