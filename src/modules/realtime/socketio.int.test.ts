@@ -201,7 +201,7 @@ describe.each(DB_KINDS)('Socket.IO (%s)', (kind) => {
     for (let i = 0; i < 10; i++) first.push(await connect(key));
     const oldest = first[0]!;
     const notice = nextOn(oldest, 'connection:closed');
-    const gone = new Promise<string>((resolve) => oldest.once('disconnect', resolve));
+    const gone = nextOn<string>(oldest, 'disconnect');
     await connect(key);
     expect(await notice).toMatchObject({ reason: 'CONNECTION_LIMIT' });
     expect(await gone).toBe('io server disconnect');
