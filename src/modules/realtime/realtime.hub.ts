@@ -67,6 +67,8 @@ export interface SocketSide {
   deliver(event: StreamEvent): void;
   /** Closes a socket of the cap's choosing, on whichever instance holds it. */
   evict(tenantId: string, socketId: string): void;
+  /** Re-checks every local socket's credentials and closes those no longer valid (on a timer; tests call it by hand). */
+  recheck(): Promise<void>;
   /** Closes every socket of this instance (shutdown). */
   closeAll(): void;
   /** The sockets of this instance, for lease renewal. */
@@ -132,6 +134,11 @@ export class RealtimeHub {
 
   attachSockets(side: SocketSide): void {
     this.sockets = side;
+  }
+
+  /** Re-checks the credentials of this process's sockets now (otherwise every heartbeat interval). */
+  async recheckSockets(): Promise<void> {
+    await this.sockets?.recheck();
   }
 
   /** Ends every stream of this process (shutdown: clients reconnect elsewhere and replay). */

@@ -193,6 +193,30 @@ describe.each(DB_KINDS)('Socket.IO (%s)', (kind) => {
     for (const id of [notMine.id, noDriver.id, foreignRoute.routeId]) expect(text).not.toContain(id);
   });
 
+  it('disconnects a socket whose key is revoked, or whose tenant is suspended, at the next credential check', async () => {
+    const tenant = await createTenant(t.app, { name: 'Revocable Sockets' });
+    const key = await createApiKey(t.app, tenant);
+    const byKey = await connect(key.key);
+    const byToken = await connect(tenant.token);
+    const bystander = await connect(acmeKey);
+    await t.app.realtime!.hub.recheckSockets();
+    expect([byKey, byToken, bystander].every((s) => s.connected)).toBe(true);
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${key.id}`, headers: tenant.auth })).statusCode).toBe(200);
+    const told = nextOn(byKey, 'connection:closed');
+    const gone = nextOn<string>(byKey, 'disconnect');
+    await t.app.realtime!.hub.recheckSockets();
+    expect(await told).toMatchObject({ reason: 'UNAUTHORIZED' });
+    expect(await gone).toBe('io server disconnect');
+    expect(byToken.connected).toBe(true);
+
+    await adminAction(t.app, tenant.tenantId, 'suspend', 'test');
+    const tokenGone = nextOn<string>(byToken, 'disconnect');
+    await t.app.realtime!.hub.recheckSockets();
+    expect(await tokenGone).toBe('io server disconnect');
+    expect(bystander.connected).toBe(true);
+  });
+
   it('keeps 10 sockets per tenant: an 11th disconnects the oldest, which is told why', async () => {
     const tenant = await createTenant(t.app, { name: 'Socket Crowd' });
     const key = (await createApiKey(t.app, tenant)).key;
@@ -201,7 +225,7 @@ describe.each(DB_KINDS)('Socket.IO (%s)', (kind) => {
     for (let i = 0; i < 10; i++) first.push(await connect(key));
     const oldest = first[0]!;
     const notice = nextOn(oldest, 'connection:closed');
-    const gone = new Promise<string>((resolve) => oldest.once('disconnect', resolve));
+    const gone = nextOn<string>(oldest, 'disconnect');
     await connect(key);
     expect(await notice).toMatchObject({ reason: 'CONNECTION_LIMIT' });
     expect(await gone).toBe('io server disconnect');

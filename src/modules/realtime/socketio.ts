@@ -6,7 +6,7 @@ import type { TenantContext } from '../../plugins/context.js';
 import type { StreamEvent } from '../../workers/events.js';
 import { alertsService, driverScope } from '../alerts/alerts.service.js';
 import type { ConnectionRef } from './connection-registry.js';
-import { authenticateCredential, currentContext } from './realtime.auth.js';
+import { authenticateCredential, currentContext, stillAuthorized } from './realtime.auth.js';
 import { socketMessage } from './realtime.events.js';
 import type { RealtimeHub, SocketSide } from './realtime.hub.js';
 
@@ -127,6 +127,22 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
     }
   }
 
+  // Long-lived sockets are re-checked as SSE streams are at their heartbeat: a revoked key, a
+  // deactivated user or a suspended tenant stops receiving.
+  async function recheck(): Promise<void> {
+    await Promise.all(
+      [...auths].map(async ([id, auth]) => {
+        if (await stillAuthorized(deps, auth.ctx, auth.apiKey)) return;
+        const socket = io.of('/').sockets.get(id);
+        if (!socket) return;
+        socket.emit('connection:closed', { reason: 'UNAUTHORIZED', message: 'The credentials of this connection were revoked or the tenant is no longer active' });
+        closeLocal(socket, 'revoked');
+      }),
+    );
+  }
+  const recheckTimer = setInterval(() => void recheck().catch((err: unknown) => deps.log.warn({ err }, 'socket credential re-check failed')), hub.opts.heartbeatMs);
+  recheckTimer.unref();
+
   const side: SocketSide = {
     deliver(event: StreamEvent) {
       const m = socketMessage(event);
@@ -152,8 +168,10 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
       io.in(socketId).disconnectSockets(true);
     },
     closeAll() {
+      clearInterval(recheckTimer);
       for (const socket of io.of('/').sockets.values()) closeLocal(socket, 'shutdown');
     },
+    recheck,
     localRefs() {
       return [...auths.entries()].map(([id, a]) => ({ kind: 'socketio' as const, tenantId: a.ctx.tenantId, id }));
     },
