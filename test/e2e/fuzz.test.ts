@@ -27,7 +27,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  * `route` is a PLANNED route (the lifecycle actions may move it on), `activeRoute` an ACTIVE one (positions),
  * `planDriver` the ACTIVE driver new plans are made for (never deactivated by the driver entries' fuzzing).
  */
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert' | 'webhook' | 'delivery';
 
 interface World {
   owner: TenantFixture;
@@ -161,6 +161,16 @@ const FUZZ: Record<string, FuzzEntry> = {
   'PUT /api/v1/tenant/settings/alerts': { body: () => ({ hosApproachingThresholdHours: 1, enableWeatherAlerts: true, routeDeviationThresholdMiles: 2 }), repeatable: true },
   'PUT /api/v1/tenant/settings/monitoring': { body: () => ({ monitoringIntervalSeconds: 60, hosWarningThresholdMinutes: 30 }), repeatable: true },
   'PUT /api/v1/tenant/settings/hos': { body: () => ({ ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 }), repeatable: true },
+  'POST /api/v1/webhooks': { body: () => ({ url: 'http://127.0.0.1:9/hook', events: ['alert.created', 'route.activated'], description: 'fuzz', secret: 'fuzz-signing-secret-0001' }), repeatable: true },
+  'GET /api/v1/webhooks': { query: 'page=1&pageSize=5', repeatable: true },
+  'GET /api/v1/webhooks/:webhookId': { param: 'webhook', repeatable: true },
+  'PUT /api/v1/webhooks/:webhookId': { param: 'webhook', body: () => ({ url: 'http://127.0.0.1:9/other', events: ['*'], description: null, status: 'ACTIVE' }), repeatable: true },
+  'DELETE /api/v1/webhooks/:webhookId': { param: 'webhook', repeatable: true },
+  'POST /api/v1/webhooks/:webhookId/test': { param: 'webhook', repeatable: true },
+  'POST /api/v1/webhooks/:webhookId/rotate-secret': { param: 'webhook', body: () => ({ secret: 'fuzz-rotated-secret-0002' }), repeatable: true },
+  'GET /api/v1/webhooks/:webhookId/deliveries': { param: 'webhook', query: 'status=FAILED&page=1&pageSize=5', repeatable: true },
+  'GET /api/v1/webhooks/deliveries/:deliveryId': { param: 'delivery', repeatable: true },
+  'POST /api/v1/webhooks/deliveries/:deliveryId/retry': { param: 'delivery' },
   'GET /api/v1/admin/tenants': { query: 'status=PENDING_APPROVAL&page=1&pageSize=5', repeatable: true },
   'POST /api/v1/admin/tenants/:id/approve': { param: 'tenant' },
   'POST /api/v1/admin/tenants/:id/reject': { param: 'tenant', body: () => ({ reason: 'fuzz' }) },
@@ -470,7 +480,8 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
     });
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const issuer = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`;
-    t = await buildTestApp(kind, { env: { OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'fleet-fuzz', OIDC_JWKS_URL: `${issuer}/jwks` } });
+    // Webhook targets on this machine (port 9 refuses at once): the test ping never leaves it.
+    t = await buildTestApp(kind, { env: { OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'fleet-fuzz', OIDC_JWKS_URL: `${issuer}/jwks`, WEBHOOK_ALLOW_INSECURE_TARGETS: 'true' } });
 
     const owner = await createTenant(t.app);
     ownerAuth = owner.auth;
@@ -493,6 +504,10 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
     const activeRoute = await create('/api/v1/routes/plan', { driverId: (await createDriver(t.app, owner.auth)).id, stops });
     const activated = await t.app.inject({ method: 'POST', url: `/api/v1/routes/${activeRoute}/activate`, headers: owner.auth });
     expect(activated.statusCode, activated.body).toBe(200);
+    const webhook = await create('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    const pinged = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${webhook}/test`, headers: owner.auth });
+    expect(pinged.statusCode, pinged.body).toBe(200);
+    const delivery = pinged.json<{ id: string }>().id;
     const idpToken = await new SignJWT({ email: owner.email, email_verified: true })
       .setProtectedHeader({ alg: 'RS256', kid: 'fuzz' })
       .setIssuer(issuer)
@@ -516,6 +531,8 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
         activeRoute,
         planDriver,
         alert: (await seedAlerts(t.db, owner.tenantId, [{ type: 'ROUTE_DEVIATION', at: t.clock.now().toISOString(), driverId: driver.id }]))[0]!,
+        webhook,
+        delivery,
       },
       idpToken,
     };

@@ -24,7 +24,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { adminAction, adminToken, buildDriver, createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert' | 'webhook' | 'delivery';
 type ExpectedAccess =
   | { auth: 'public'; rateLimit?: boolean }
   | { auth: 'platform' }
@@ -167,6 +167,17 @@ const SAMPLES: Record<string, Sample> = {
 
   // Realtime (under app.inject the stream sends its preamble and replay, then ends).
   'GET /api/v1/sse/alerts': { access: tenant('alerts:read', { queryApiKey: true }), query: 'lastEventId=0' },
+  // Webhooks (targets on this machine: the suite's app allows insecure targets; port 9 refuses at once).
+  'POST /api/v1/webhooks': { access: tenant('webhooks:write'), body: () => ({ url: 'http://127.0.0.1:9/hook', events: ['alert.created'] }) },
+  'GET /api/v1/webhooks': { access: tenant('webhooks:read'), query: 'page=1&pageSize=5' },
+  'GET /api/v1/webhooks/:webhookId': { access: tenant('webhooks:read'), param: 'webhook' },
+  'PUT /api/v1/webhooks/:webhookId': { access: tenant('webhooks:write'), param: 'webhook', body: () => ({ description: 'security suite' }) },
+  'DELETE /api/v1/webhooks/:webhookId': { access: tenant('webhooks:write'), param: 'webhook' },
+  'POST /api/v1/webhooks/:webhookId/test': { access: tenant('webhooks:write'), param: 'webhook' },
+  'POST /api/v1/webhooks/:webhookId/rotate-secret': { access: tenant('webhooks:write'), param: 'webhook' },
+  'GET /api/v1/webhooks/:webhookId/deliveries': { access: tenant('webhooks:read'), param: 'webhook', query: 'page=1&pageSize=5' },
+  'GET /api/v1/webhooks/deliveries/:deliveryId': { access: tenant('webhooks:read'), param: 'delivery' },
+  'POST /api/v1/webhooks/deliveries/:deliveryId/retry': { access: tenant('webhooks:write'), param: 'delivery' },
 
   // Platform administration.
   'GET /api/v1/admin/tenants': { access: PLATFORM, query: 'status=PENDING_APPROVAL&page=1&pageSize=5' },
@@ -275,6 +286,12 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
       expect(res.statusCode, `${url}: ${res.body}`).toBe(201);
       return res.json<{ id: string }>().id;
     };
+    const webhook = await create('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    const ping = async (id: string) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, headers: owner.auth });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ id: string }>().id;
+    };
     const world: World = {
       name,
       tenantId: owner.tenantId,
@@ -290,6 +307,8 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
         location: await create('/api/v1/locations', { name: 'Victim Yard', type: 'YARD', latitude: 32.9, longitude: -97.1 }),
         route: await create('/api/v1/routes/plan', { driverId: driver.id, stops: [{ latitude: 32.78, longitude: -96.8 }, { latitude: 32.75, longitude: -97.33 }] }),
         alert: (await seedAlerts(t.db, owner.tenantId, [{ type: 'ROUTE_DEVIATION', at: t.clock.now().toISOString(), driverId: driver.id }]))[0]!,
+        webhook,
+        delivery: await ping(webhook),
       },
       roles: { OWNER: owner.auth },
       ownerKey,
@@ -313,7 +332,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await buildTestApp(kind);
+    t = await buildTestApp(kind, { env: { WEBHOOK_ALLOW_INSECURE_TARGETS: 'true' } });
     // The target of the admin samples: a throwaway tenant, so admin actions never touch A, B or S.
     const adminTarget = await createTenant(t.app, { approve: false });
     A = await makeWorld('Alpha', { roles: true, adminTarget: adminTarget.tenantId });
