@@ -68,6 +68,8 @@ export interface FanoutFigures {
   streams: number;
   created: Latency;
   resolved: Latency;
+  /** First to last 'alert' frame of a round, over the rounds. */
+  spread: Latency;
   rssBeforeMiB?: number;
   rssWithStreamsMiB?: number;
 }
@@ -181,6 +183,10 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
     const rssBeforeMiB = app.memory()?.rssMiB;
 
     const created: number[] = [];
+    /** Per round: first and last 'alert' frame received (how long one check's alerts take to reach all 1,000 streams). */
+    const spreads: number[] = [];
+    let roundFirst = 0;
+    let roundLast = 0;
     const resolved: number[] = [];
     let heard: Countdown | undefined;
     let heardResolved: Countdown | undefined;
@@ -192,6 +198,8 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
             const now = Date.now();
             if (name === 'alert') {
               created.push(now - Date.parse(data.createdAt as string));
+              if (roundFirst === 0) roundFirst = now;
+              roundLast = now;
               if (s === 0) alertsOfRound.push({ key: fleet.key, id: data.id as string });
               heard?.tick();
             } else if (name === 'alert_resolved') {
@@ -214,7 +222,9 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
           expectStatus('position', 201, call(base, 'POST', `/api/v1/routes/${fleets[i]!.routeId}/positions`, { headers: { 'x-api-key': fleets[i]!.key }, body: { latitude: 32.95, longitude: -96.3, speedMph: 55 } })),
         );
       }
+      roundFirst = 0;
       await heard.promise;
+      spreads.push(roundLast - roundFirst);
       heardResolved = new Countdown(TENANTS * STREAMS, `round ${round + 1}: alert_resolved frames`);
       await inBatches(alertsOfRound.length, 20, async (i) => {
         const a = alertsOfRound[i]!;
@@ -222,7 +232,7 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
       });
       await heardResolved.promise;
     }
-    return { database, tenants: TENANTS, streams: TENANTS * STREAMS, created: summarize(created), resolved: summarize(resolved), rssBeforeMiB, rssWithStreamsMiB };
+    return { database, tenants: TENANTS, streams: TENANTS * STREAMS, created: summarize(created), resolved: summarize(resolved), spread: summarize(spreads), rssBeforeMiB, rssWithStreamsMiB };
   } finally {
     for (const s of streams) s.destroy();
     await app.stop();
@@ -322,6 +332,7 @@ export function printFanout(f: FanoutFigures): boolean {
   console.log(`\n== Fan-out (${f.database}): ${f.tenants} tenants × ${STREAMS} SSE streams = ${f.streams} streams, one app process`);
   console.log(`  alert createdAt → SSE 'alert' received:        p50 ${fmt(f.created.p50)} ms, p99 ${fmt(f.created.p99)} ms, max ${fmt(f.created.max)} ms (${f.created.samples} samples)`);
   console.log(`  alert resolvedAt → 'alert_resolved' received:   p50 ${fmt(f.resolved.p50)} ms, p99 ${fmt(f.resolved.p99)} ms, max ${fmt(f.resolved.max)} ms (${f.resolved.samples} samples)`);
+  console.log(`  first to last of a check's ${f.streams} 'alert' frames: median ${fmt(f.spread.p50)} ms, max ${fmt(f.spread.max)} ms over ${f.spread.samples} rounds`);
   console.log(`  app RSS: ${fmt(f.rssBeforeMiB)} MiB before the streams, ${fmt(f.rssWithStreamsMiB)} MiB with ${f.streams} open`);
   console.log(`  target: p99 alert → SSE under ${FANOUT_TARGET_P99_MS} ms: ${met ? 'met' : 'NOT met  <<<'}`);
   return met;
