@@ -3,6 +3,7 @@
  * analytics. Every read is limited to the caller's tenant and, for DRIVER users, to their own driver.
  */
 import type { Deps } from '../../deps.js';
+import type { Tx } from '../../db/types.js';
 import { ALERT_TYPES, HOS_APPROACHING_LIMIT_TYPES, type AlertStatus, type AlertType } from '../../domain/alerts/types.js';
 import { invalid } from '../../lib/errors.js';
 import type { TenantContext } from '../../plugins/context.js';
@@ -74,7 +75,7 @@ export function alertsReports(deps: Pick<Deps, 'db' | 'clock'>) {
   const { db, clock } = deps;
 
   /** Runs `fn` in the tenant's transaction with the caller's driver scope. */
-  const scoped = <T>(ctx: TenantContext, fn: (tx: Parameters<Parameters<typeof db.tenant>[1]>[0], scope: string | null | undefined) => Promise<T>) =>
+  const scoped = <T>(ctx: TenantContext, fn: (tx: Tx, scope: string | null | undefined) => Promise<T>) =>
     db.tenant(ctx.tenantId, async (tx) => fn(tx, await driverScope(tx, ctx)));
 
   return {
