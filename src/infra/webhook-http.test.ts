@@ -125,6 +125,10 @@ describe('webhook HTTP client', () => {
         res.writeHead(302, { location: `http://127.0.0.1:${port}/ok` }).end();
       } else if (req.url === '/hang') {
         hanging.push(res); // never answered
+      } else if (req.url === '/headers-then-hang') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('partial');
+        hanging.push(res);
       } else if (req.url === '/busy') {
         res.writeHead(503, { 'retry-after': '120' }).end();
       } else {
@@ -173,6 +177,20 @@ describe('webhook HTTP client', () => {
     expect(out.statusCode).toBeNull();
     expect(out.error).toBe('timed out after 150 ms');
     expect(out.durationMs).toBeGreaterThanOrEqual(140);
+  });
+
+  it('a 2xx whose body never ends still counts as answered at the deadline', async () => {
+    const quick = new WebhookHttp({ allowInsecure: true, timeoutMs: 150, resolve: fakeDns });
+    const out = await quick.post(`http://127.0.0.1:${port}/headers-then-hang`, {}, '{}');
+    quick.close();
+    expect(out).toMatchObject({ statusCode: 200, error: null });
+  });
+
+  it('name resolution counts against the timeout', async () => {
+    const stuck = new WebhookHttp({ allowInsecure: false, timeoutMs: 100, resolve: () => new Promise(() => undefined) });
+    const out = await stuck.post('https://hooks.example.com/', {}, '{}');
+    expect(out.statusCode).toBeNull();
+    expect(out.error).toBe('target refused: name resolution timed out after 100 ms');
   });
 
   it('reports the status and Retry-After of a failure', async () => {

@@ -70,8 +70,17 @@ export class WebhookHttp {
   async post(raw: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
     const started = performance.now();
     const done = (o: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({ ...o, durationMs: Math.round(performance.now() - started) });
-    const target = await this.check(raw);
+    // Name resolution counts against the attempt's time too.
+    let expired: NodeJS.Timeout | undefined;
+    const target = await Promise.race([
+      this.check(raw),
+      new Promise<TargetCheck>((resolve) => {
+        expired = setTimeout(() => resolve({ ok: false, reason: `name resolution timed out after ${this.opts.timeoutMs} ms` }), this.opts.timeoutMs);
+      }),
+    ]);
+    clearTimeout(expired);
     if (!target.ok) return done({ statusCode: null, error: `target refused: ${target.reason}`, retryAfter: undefined });
+    const remainingMs = Math.max(1, this.opts.timeoutMs - (performance.now() - started));
     const url = new URL(raw);
     const pinned = target.address;
     const lookup: LookupFunction | undefined = pinned
@@ -96,10 +105,12 @@ export class WebhookHttp {
         headers: { ...headers, 'content-length': String(payload.length) },
         ...(lookup ? { lookup } : {}),
       });
+      // The answer's status counts once its headers are in; a body still arriving at the deadline is cut off.
+      let answered: Omit<SendOutcome, 'durationMs'> | undefined;
       const timer = setTimeout(() => {
-        finish({ statusCode: null, error: `timed out after ${this.opts.timeoutMs} ms`, retryAfter: undefined });
+        finish(answered ?? { statusCode: null, error: `timed out after ${this.opts.timeoutMs} ms`, retryAfter: undefined });
         req.destroy();
-      }, this.opts.timeoutMs);
+      }, remainingMs);
       req.on('error', (err: NodeJS.ErrnoException) => finish({ statusCode: null, error: describe(err), retryAfter: undefined }));
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
@@ -110,6 +121,7 @@ export class WebhookHttp {
             : status >= 200 && status < 300
               ? null
               : `receiver answered ${status}`;
+        answered = { statusCode: status, error, retryAfter };
         let read = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;

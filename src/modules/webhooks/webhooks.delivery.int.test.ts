@@ -9,6 +9,7 @@ import { emitEvent } from '../../db/outbox.js';
 import { WebhookHttp } from '../../infra/webhook-http.js';
 import type { StreamEvent } from '../../workers/events.js';
 import { webhookDeliveryWorker } from './webhooks.delivery.js';
+import { claimDueDeliveries, recordOutcomes } from './webhooks.queue.js';
 import { WebhookFanout } from './webhooks.sink.js';
 import { WebhookDeliveryWorker } from './webhooks.worker.js';
 
@@ -334,5 +335,29 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     t.clock.advance(lease + 1);
     await deliver();
     expect(receiver.at('/takeover').map((r) => r.headers['x-service-delivery'])).toEqual([claimed.rows[0]!.id]);
+  });
+
+  it('a worker that outlived its lease cannot overwrite the new holder (results are fenced by the lease)', async () => {
+    const hook = await register({ url: receiver.url('/fenced'), events: ['driver.status_changed'] });
+    await driverEvent();
+    await dispatch();
+    const now = t.clock.now();
+    const mine = (c: { webhookId: string }) => c.webhookId === hook.id;
+    const first = (await t.db.system((tx) => claimDueDeliveries(tx, now, 1000, new Date(now.getTime() + 1_000)))).filter(mine);
+    expect(first).toHaveLength(1);
+    // The lease runs out; another worker claims the delivery again.
+    const later = new Date(now.getTime() + 1_001);
+    const second = (await t.db.system((tx) => claimDueDeliveries(tx, later, 1000, new Date(later.getTime() + 60_000)))).filter(mine);
+    expect(second.map((d) => d.id)).toEqual(first.map((d) => d.id));
+    const outcome = (fence: Date, status: 'DELIVERED' | 'FAILED') => ({
+      tenantId: acme.tenantId, deliveryId: first[0]!.id, webhookId: hook.id, fence, attempt: 1, startedAt: now, durationMs: 5,
+      statusCode: status === 'DELIVERED' ? 200 : 500, error: null, status, nextAttemptAt: null, disableWebhook: null,
+    });
+    // The first worker's late answer is dropped …
+    expect((await t.db.system((tx) => recordOutcomes(tx, [outcome(first[0]!.lockedUntil, 'FAILED')], later))).size).toBe(0);
+    expect((await log(hook.id)).data[0]).toMatchObject({ status: 'PENDING', attemptCount: 0, attempts: [] });
+    // … the holder's is written.
+    expect((await t.db.system((tx) => recordOutcomes(tx, [outcome(second[0]!.lockedUntil, 'DELIVERED')], later))).size).toBe(1);
+    expect((await log(hook.id)).data[0]).toMatchObject({ status: 'DELIVERED', attemptCount: 1, attempts: [{ attempt: 1, statusCode: 200 }] });
   });
 });
