@@ -29,7 +29,7 @@ export interface DeliveryOptions {
 /**
  * 2 lanes of 32: at most 64 requests in flight per worker process. Bigger batches cost less database
  * work per delivery (which matters most on the embedded PGlite); two lanes overlap one's database work
- * with the other's sending (bench/webhooks.ts).
+ * with the other's sending (bench/events.ts measures it).
  */
 export const DEFAULT_DELIVERY_OPTIONS = { batch: 32, lanes: 2, maxPerPass: 1024 } as const;
 
