@@ -146,7 +146,7 @@ async function logDuty(api: Api, driverId: string, spec: TruckSpec, departure: n
   const post = (status: string, when: number) => api.call('POST', `/api/v1/drivers/${driverId}/duty-status`, { status, at: at(when) });
   if (spec.tired) {
     await post('OFF_DUTY', departure - 22 * HOUR);
-    await post('ON_DUTY_DRIVING', departure - 8.5 * HOUR);
+    await post('ON_DUTY_DRIVING', departure - 9.5 * HOUR); // 5 h, a half-hour break, 4 h: 9 h driven at departure
     await post('OFF_DUTY', departure - 4.5 * HOUR);
     await post('ON_DUTY_DRIVING', departure - 4 * HOUR); // and on through the departure
     return;

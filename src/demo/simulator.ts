@@ -67,9 +67,13 @@ export interface Misbehaviour {
  * for the first part, then misbehaves for a while, then returns to the plan (so the alert it caused
  * resolves by itself).
  */
+export const MISBEHAVE_FROM = 0.1;
+export const MISBEHAVE_UNTIL = 0.5;
+
 export function misbehaviourAt(behaviour: Behaviour, elapsedMs: number, cycleMs: number): Misbehaviour {
   const phase = (elapsedMs % cycleMs) / cycleMs;
-  const during = phase >= 0.3 && phase < 0.6;
+  // From a tenth into each cycle (a minute into a 10-minute one, so a newcomer sees alerts soon) to half.
+  const during = phase >= MISBEHAVE_FROM && phase < MISBEHAVE_UNTIL;
   return {
     offsetMiles: behaviour === 'wanders-off' && during ? 12 : 0,
     halted: behaviour === 'stops' && during,
