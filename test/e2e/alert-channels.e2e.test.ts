@@ -9,67 +9,24 @@
  * delivery) on a fake clock, so that "within one interval" is exact and nothing waits on real time.
  * test/e2e/processes.e2e.test.ts runs the same story across separate api and worker processes.
  */
-import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { createApiKey, createTenant, type TenantFixture } from '../helpers/factories.js';
 import { connected, json, listen, nextOn, recordSocket, socketClient, SseClient } from '../helpers/realtime.js';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on a loopback port that records every request and answers 200. */
-async function receiver(): Promise<{ url: string; received: Received[]; next(event: string): Promise<Received>; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const waiting: { event: string; resolve: (r: Received) => void }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      const r = { headers: req.headers, body };
-      received.push(r);
-      const i = waiting.findIndex((w) => w.event === req.headers['x-service-event']);
-      if (i >= 0) waiting.splice(i, 1)[0]!.resolve(r);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/fleet-events`,
-    received,
-    next: (event) => {
-      const already = received.find((r) => r.headers['x-service-event'] === event);
-      return already ? Promise.resolve(already) : new Promise((resolve) => waiting.push({ event, resolve }));
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The receiver's check, written from the spec alone: hex HMAC-SHA256 of `${timestamp}.${body}` keyed with the secret. */
-function verified(secret: string, r: Received, nowSeconds: number): boolean {
-  const timestamp = Number(r.headers['x-service-timestamp']);
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${r.body}`).digest('hex');
-  return r.headers['x-service-signature'] === expected && Math.abs(nowSeconds - timestamp) <= 300;
-}
+import { signedBy, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 describe.each(DB_KINDS)('an alert on every channel, end to end (%s)', (kind) => {
   let t: TestApp;
   let acme: TenantFixture;
   let base: string;
-  let hook: Awaited<ReturnType<typeof receiver>>;
+  let hook: Receiver;
   let socket: Socket | undefined;
   let sse: SseClient | undefined;
 
   beforeAll(async () => {
-    hook = await receiver();
+    hook = await startReceiver();
     t = await buildTestApp(kind, { env: { WEBHOOK_ALLOW_INSECURE_TARGETS: 'true' } });
     acme = await createTenant(t.app, { name: 'End To End Freight' });
     base = await listen(t.app);
@@ -151,7 +108,7 @@ describe.each(DB_KINDS)('an alert on every channel, end to end (%s)', (kind) => 
     const alertId = viaSse.id as string;
     expect(await socketNew).toMatchObject({ id: alertId, type: 'ROUTE_DEVIATION', status: 'ACTIVE' });
     const created = await hook.next('alert.created');
-    expect(verified(secret, created, t.clock.now().getTime() / 1000)).toBe(true);
+    expect(signedBy(secret, created, t.clock.now().getTime() / 1000)).toBe(true);
     expect(JSON.parse(created.body)).toMatchObject({ event: 'alert.created', webhookId: webhook.id, id: expect.stringMatching(/^evt_/), data: { id: alertId, type: 'ROUTE_DEVIATION' } });
     expect(created.headers['x-service-delivery']).toBeTruthy();
     const listed = await api('GET', '/api/v1/alerts?status=ACTIVE');
@@ -169,7 +126,7 @@ describe.each(DB_KINDS)('an alert on every channel, end to end (%s)', (kind) => 
     expect(json(resolvedFrame)).toMatchObject({ id: alertId, status: 'RESOLVED', resolvedBy: 'system' });
     expect(await socketResolved).toMatchObject({ id: alertId, status: 'RESOLVED' });
     const resolved = await hook.next('alert.resolved');
-    expect(verified(secret, resolved, t.clock.now().getTime() / 1000)).toBe(true);
+    expect(signedBy(secret, resolved, t.clock.now().getTime() / 1000)).toBe(true);
     expect(JSON.parse(resolved.body)).toMatchObject({ event: 'alert.resolved', data: { id: alertId, status: 'RESOLVED', resolvedBy: 'system' } });
     expect((await api('GET', `/api/v1/alerts/${alertId}`)).status).toBe('RESOLVED');
     expect((await api('GET', '/api/v1/alerts?status=ACTIVE')).total).toBe(0);

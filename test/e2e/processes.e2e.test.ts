@@ -9,14 +9,14 @@
  * database). Real time: the tenant's check interval is the shortest allowed (5 s).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connected, json, nextOn, socketClient, SseClient } from '../helpers/realtime.js';
+import { signedBy, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -70,45 +70,17 @@ async function healthy(base: string, proc: Proc): Promise<void> {
   }
 }
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 describe.skipIf(!PG_URL || !REDIS_URL)('separate api and worker processes on PostgreSQL and Redis', () => {
   const schema = `test_proc_${randomBytes(5).toString('hex')}`;
   let api: Proc | undefined;
   let worker: Proc | undefined;
   let base: string;
-  let hookServer: http.Server;
-  let hookUrl: string;
-  const received: Received[] = [];
-  const waiting: { event: string; resolve: (r: Received) => void }[] = [];
-  const nextHook = (event: string) =>
-    new Promise<Received>((resolve, reject) => {
-      const found = received.find((r) => r.headers['x-service-event'] === event);
-      if (found) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`no ${event} delivery within ${WAIT_MS} ms`)), WAIT_MS);
-      waiting.push({ event, resolve: (r) => (clearTimeout(timer), resolve(r)) });
-    });
+  let hook: Receiver;
   let socket: Socket | undefined;
   let sse: SseClient | undefined;
 
   beforeAll(async () => {
-    hookServer = http.createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (body += c));
-      req.on('end', () => {
-        const r = { headers: req.headers, body };
-        received.push(r);
-        const i = waiting.findIndex((w) => w.event === req.headers['x-service-event']);
-        if (i >= 0) waiting.splice(i, 1)[0]!.resolve(r);
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hooks`;
+    hook = await startReceiver();
 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -143,7 +115,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('separate api and worker processes on Pos
         await exited;
       }
     }
-    await new Promise((r) => hookServer?.close(r));
+    await hook?.close();
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -169,7 +141,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('separate api and worker processes on Pos
     const key = (await call<{ key: string }>('POST', '/api/v1/api-keys', { authorization: `Bearer ${token}` }, { name: 'process test' })).key;
     const auth = { 'x-api-key': key };
     await call('PUT', '/api/v1/tenant/settings/monitoring', auth, { monitoringIntervalSeconds: 5 });
-    const webhook = await call('POST', '/api/v1/webhooks', auth, { url: hookUrl, events: ['alert.created', 'alert.resolved'] });
+    const webhook = await call('POST', '/api/v1/webhooks', auth, { url: hook.url, events: ['alert.created', 'alert.resolved'] });
 
     sse = await SseClient.open(base, `/api/v1/sse/alerts?apiKey=${key}`);
     expect(sse.status).toBe(200);
@@ -194,9 +166,8 @@ describe.skipIf(!PG_URL || !REDIS_URL)('separate api and worker processes on Pos
     const alert = json(frame);
     expect(alert).toMatchObject({ type: 'ROUTE_DEVIATION', routePlanId: plan.id, status: 'ACTIVE' });
     expect(await socketNew).toMatchObject({ id: alert.id, type: 'ROUTE_DEVIATION' });
-    const created = await nextHook('alert.created');
-    const ts = Number(created.headers['x-service-timestamp']);
-    expect(created.headers['x-service-signature']).toBe(createHmac('sha256', webhook.secret as string).update(`${ts}.${created.body}`).digest('hex'));
+    const created = await hook.next('alert.created', WAIT_MS);
+    expect(signedBy(webhook.secret as string, created)).toBe(true);
     expect(JSON.parse(created.body)).toMatchObject({ event: 'alert.created', data: { id: alert.id } });
     expect((await call<{ total: number }>('GET', '/api/v1/alerts?status=ACTIVE', auth)).total).toBe(1);
 
@@ -204,6 +175,6 @@ describe.skipIf(!PG_URL || !REDIS_URL)('separate api and worker processes on Pos
     await call('POST', `/api/v1/alerts/${alert.id as string}/resolve`, auth, { resolution: 'driver called: detour around a closed ramp' });
     expect(json(await sse.nextNamed('alert_resolved', WAIT_MS))).toMatchObject({ id: alert.id, status: 'RESOLVED', resolution: 'driver called: detour around a closed ramp' });
     expect(await socketResolved).toMatchObject({ id: alert.id, status: 'RESOLVED' });
-    expect(JSON.parse((await nextHook('alert.resolved')).body)).toMatchObject({ event: 'alert.resolved', data: { id: alert.id, status: 'RESOLVED' } });
+    expect(JSON.parse((await hook.next('alert.resolved', WAIT_MS)).body)).toMatchObject({ event: 'alert.resolved', data: { id: alert.id, status: 'RESOLVED' } });
   }, 3 * WAIT_MS);
 });

@@ -75,20 +75,7 @@ export async function claimDueDeliveries(tx: Tx, now: Date, limit: number, locke
                 w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at`,
     [now, limit, lockedUntil],
   );
-  return rows.map((r) => ({
-    tenantId: r.tenant_id as string,
-    id: r.id as string,
-    webhookId: r.webhook_id as string,
-    event: r.event_type as string,
-    body: r.body as string,
-    attempts: Number(r.attempts),
-    lockedUntil,
-    url: r.url as string,
-    webhookStatus: r.webhook_status as 'ACTIVE' | 'DISABLED',
-    secretCiphertext: r.secret_ciphertext as string,
-    previousSecretCiphertext: (r.previous_secret_ciphertext as string | null) ?? null,
-    previousSecretExpiresAt: isoOrNull(r.previous_secret_expires_at),
-  }));
+  return rows.map((r) => toClaimed(r, lockedUntil));
 }
 
 /** One delivery's claim as the test endpoint makes it (no queue involved). */
@@ -100,8 +87,12 @@ export async function loadForSending(tx: Tx, tenantId: string, deliveryId: strin
       WHERE d.tenant_id = $1 AND d.id = $2`,
     [tenantId, deliveryId],
   );
-  const r = rows[0];
-  if (!r) return null;
+  const r = rows[0] as Record<string, unknown> | undefined;
+  return r ? toClaimed(r, lockedUntil) : null;
+}
+
+/** A delivery row joined with its webhook's target and sealed secrets, as a sender needs it. */
+function toClaimed(r: Record<string, unknown>, lockedUntil: Date): ClaimedDelivery {
   return {
     tenantId: r.tenant_id as string,
     id: r.id as string,
