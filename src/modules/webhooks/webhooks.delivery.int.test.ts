@@ -289,7 +289,7 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     const quick = new WebhookHttp({ allowInsecure: true, timeoutMs: 200, resolve: async () => [] });
     const impatient = new WebhookDeliveryWorker(t.db, { sender: quick, encryptionKey: t.app.deps.secrets.encryptionKey, clock: t.clock }, {
       batch: 10,
-      lanes: 2,
+      concurrency: 20,
       maxPerPass: 100,
       leaseMs: 60_000,
       policy: { schedule: SCHEDULE, jitter: 0, maxRetryAfterSeconds: 3600 },
@@ -302,6 +302,42 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     expect((await log(slow.id)).data).toMatchObject([{ status: 'PENDING', attemptCount: 1, lastStatusCode: null, attempts: [{ statusCode: null, error: 'timed out after 200 ms' }] }]);
     await api('DELETE', `/api/v1/webhooks/${moved.id}`);
     await api('DELETE', `/api/v1/webhooks/${slow.id}`);
+  });
+
+  it('a receiver that hangs holds one slot: the other webhooks are delivered and recorded meanwhile', async () => {
+    const slow = await register({ url: receiver.url('/stuck'), events: ['driver.status_changed'] });
+    const fast = await register({ url: receiver.url('/quick'), events: ['driver.status_changed'] });
+    await driverEvent();
+    await dispatch();
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    let quickDone!: () => void;
+    const quickSent = new Promise<void>((resolve) => (quickDone = resolve));
+    const sender = {
+      async post(url: string) {
+        if (url.includes('/stuck')) await stuck;
+        else quickDone();
+        return { statusCode: 200, error: null, retryAfter: undefined, durationMs: 1 };
+      },
+    };
+    const pool = new WebhookDeliveryWorker(t.db, { sender, encryptionKey: t.app.deps.secrets.encryptionKey, clock: t.clock }, {
+      batch: 10,
+      concurrency: 20,
+      maxPerPass: 100,
+      leaseMs: 60_000,
+      policy: { schedule: SCHEDULE, jitter: 0, maxRetryAfterSeconds: 3600 },
+      random: () => 0,
+    });
+    const pass = pool.runOnce(t.clock.now());
+    await quickSent;
+    // While the stuck request is still open, the quick delivery's result is written.
+    await expect.poll(async () => (await log(fast.id)).data[0]?.status, { timeout: 5_000, interval: 20 }).toBe('DELIVERED');
+    expect((await log(slow.id)).data[0]).toMatchObject({ status: 'PENDING', attemptCount: 0 });
+    release();
+    expect(await pass).toBeGreaterThanOrEqual(2);
+    expect((await log(slow.id)).data[0]).toMatchObject({ status: 'DELIVERED', attemptCount: 1 });
+    await api('DELETE', `/api/v1/webhooks/${slow.id}`);
+    await api('DELETE', `/api/v1/webhooks/${fast.id}`);
   });
 
   it('test sends a signed ping at once and returns the delivery', async () => {

@@ -13,10 +13,10 @@ export interface WebhookSender {
 }
 
 export interface DeliveryOptions {
-  /** Deliveries one lane claims (and then sends all at once) at a time. */
+  /** The most deliveries one claim takes. */
   batch: number;
-  /** Lanes of a pass: each claims, sends and records its own batches, so that one lane's database work overlaps another's sending. At most `lanes × batch` requests are in flight. */
-  lanes: number;
+  /** Requests in flight at most. A pass keeps this many going: each finished request frees a slot that the next claim fills, so one slow receiver holds one slot, not a batch. */
+  concurrency: number;
   /** A pass stops claiming after this many (the loop runs the next one at once while there is work). */
   maxPerPass: number;
   /** How long a claim holds (longer than an attempt's timeout): a crashed worker's deliveries are retaken after it. */
@@ -27,11 +27,14 @@ export interface DeliveryOptions {
 }
 
 /**
- * 2 lanes of 32: at most 64 requests in flight per worker process. Bigger batches cost less database
- * work per delivery (which matters most on the embedded PGlite); two lanes overlap one's database work
- * with the other's sending (bench/events.ts measures it).
+ * At most 64 requests in flight per worker process, claimed 32 at most at a time (bigger claims cost less
+ * database work per delivery, which matters most on the embedded PGlite); finished attempts are recorded
+ * 16 at a time, or at once when the pool runs low (bench/events.ts measures it).
  */
-export const DEFAULT_DELIVERY_OPTIONS = { batch: 32, lanes: 2, maxPerPass: 1024 } as const;
+export const DEFAULT_DELIVERY_OPTIONS = { batch: 32, concurrency: 64, maxPerPass: 1024 } as const;
+
+/** Finished attempts recorded together (one transaction), unless the pool is draining. */
+const RECORD_EVERY = 16;
 
 /** Prometheus counters of delivery work: attempts by outcome, and their durations (registered once per registry). */
 export function deliveryMetrics(registry: Registry) {
@@ -108,12 +111,13 @@ export async function attemptDelivery(
 }
 
 /**
- * Delivers due webhook deliveries of every tenant. A pass runs a few lanes; each claims a small batch
- * under a lease (FOR UPDATE SKIP LOCKED: any number of workers share the queue), sends it outside any
- * transaction, and writes every attempt and the deliveries' next state in one transaction, fenced by
- * the lease; then its next batch, until nothing is due or the pass has done `maxPerPass`. A worker
- * killed mid-pass has written nothing for its batches in flight: when their lease runs out another
- * worker sends those deliveries again, with the same X-Service-Delivery id (at least once).
+ * Delivers due webhook deliveries of every tenant. A pass keeps up to `concurrency` requests in flight:
+ * it claims due deliveries under a lease (FOR UPDATE SKIP LOCKED: any number of workers share the
+ * queue) to fill the free slots, sends each outside any transaction, and records finished attempts and
+ * the deliveries' next state in small groups, each in one transaction fenced by the lease; until nothing
+ * is due or the pass has claimed `maxPerPass`. A receiver that hangs until the timeout holds one slot,
+ * never the others' deliveries. A worker killed mid-pass has not recorded its attempts in flight: when
+ * their lease runs out another worker sends them again, with the same X-Service-Delivery id (at least once).
  */
 export class WebhookDeliveryWorker implements Worker {
   readonly name = 'webhooks';
@@ -126,31 +130,46 @@ export class WebhookDeliveryWorker implements Worker {
   ) {}
 
   async runOnce(now: Date): Promise<number> {
-    let done = 0;
-    const lane = async () => {
-      while (done < this.opts.maxPerPass) {
-        const n = await this.batch(now);
-        if (n === 0) return;
-        done += n;
-      }
+    const inFlight = new Set<Promise<void>>();
+    const finished: AttemptOutcome[] = [];
+    let claimedTotal = 0;
+    let drained = false;
+    const record = async () => {
+      if (finished.length === 0) return;
+      const outcomes = finished.splice(0);
+      const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
+      for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
     };
-    await Promise.all(Array.from({ length: this.opts.lanes }, lane));
-    return done;
-  }
-
-  /** Claims one batch under a lease, sends it, records the outcomes; returns how many were claimed. */
-  private async batch(now: Date): Promise<number> {
-    const lease = new Date(now.getTime() + this.opts.leaseMs);
-    const claimed = await this.db.system((tx) => claimDueDeliveries(tx, now, this.opts.batch, lease));
-    if (claimed.length === 0) return 0;
-    // Deliveries of a webhook disabled since they were queued are given up without an attempt
-    // (manually retryable once it is enabled again).
-    const outcomes: AttemptOutcome[] = claimed.filter((c) => c.webhookStatus !== 'ACTIVE').map((d) => givenUp(d, now));
-    const sendable = claimed.filter((c) => c.webhookStatus === 'ACTIVE');
-    outcomes.push(...(await Promise.all(sendable.map((d) => attemptDelivery(d, this.io, this.opts.policy, this.opts.random())))));
-    const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
-    for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
-    return claimed.length;
+    const start = (work: Promise<AttemptOutcome>) => {
+      const p: Promise<void> = work.then(
+        (o) => void finished.push(o),
+        () => undefined, // attemptDelivery does not throw; a bug here leaves the delivery to its lease
+      );
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    };
+    while (true) {
+      const free = this.opts.concurrency - inFlight.size;
+      if (!drained && free > 0 && claimedTotal < this.opts.maxPerPass) {
+        const take = Math.min(free, this.opts.batch, this.opts.maxPerPass - claimedTotal);
+        const lease = new Date(now.getTime() + this.opts.leaseMs);
+        const claimed = await this.db.system((tx) => claimDueDeliveries(tx, now, take, lease));
+        claimedTotal += claimed.length;
+        if (claimed.length < take) drained = true;
+        for (const d of claimed) {
+          // Deliveries of a webhook disabled since they were queued are given up without an attempt
+          // (manually retryable once it is enabled again).
+          start(d.webhookStatus === 'ACTIVE' ? attemptDelivery(d, this.io, this.opts.policy, this.opts.random()) : Promise.resolve(givenUp(d, now)));
+        }
+      }
+      if (claimedTotal >= this.opts.maxPerPass) drained = true;
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
+      // Record in groups while the pool is busy; at once when it runs low (nothing more to claim).
+      if (finished.length >= RECORD_EVERY || drained) await record();
+    }
+    await record();
+    return claimedTotal;
   }
 }
 
