@@ -1,0 +1,127 @@
+/**
+ * The integration adapters' contract (issue 9): what the integrations module asks of every vendor
+ * adapter. An adapter is an HTTP client of one vendor's documented API; it never touches the database.
+ * The integrations module validates and seals the config, calls `test` and `sync`, and maps the
+ * normalized records into drivers' HOS, positions, loads, fuel prices and weather.
+ */
+
+export type IntegrationCategory = 'ELD' | 'TMS' | 'FUEL' | 'WEATHER';
+
+/** The spec's vendor registry entry. */
+export interface VendorInfo {
+  vendor: string;
+  name: string;
+  category: IntegrationCategory;
+  description: string;
+  requiredFields: string[];
+  optionalFields: string[];
+  /** Minutes. */
+  defaultSyncInterval: number;
+  documentationUrl?: string;
+}
+
+/** The spec's connection-test failure codes (AUTH_FAILED is the spec's; the rest are ours). */
+export type IntegrationErrorCode = 'AUTH_FAILED' | 'TIMEOUT' | 'NOT_FOUND' | 'RATE_LIMITED' | 'VENDOR_ERROR' | 'NETWORK_ERROR' | 'INVALID_CONFIG';
+
+/** A vendor call that failed after its retries: the code, and details that never contain a credential. */
+export class IntegrationError extends Error {
+  constructor(
+    readonly code: IntegrationErrorCode,
+    readonly details: string,
+  ) {
+    super(`${code}: ${details}`);
+    this.name = 'IntegrationError';
+  }
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  message: string;
+  /** Vendor-specific counts, apiVersion, latency as text ("182 ms"). */
+  details: Record<string, unknown>;
+  error?: { code: IntegrationErrorCode; details: string };
+}
+
+/** What the sync is about: the tenant's own records an adapter may match vendor records against. */
+export interface SyncContext {
+  now: Date;
+  /** The tenant's drivers (match by externalId, license number). */
+  drivers: { id: string; licenseNumber: string; externalId: string | null; firstName: string; lastName: string }[];
+  /** The tenant's vehicles (match by eldExternalId, unit number). */
+  vehicles: { id: string; unitNumber: string; eldExternalId: string | null }[];
+  /** Points along the tenant's active routes (weather, fuel). */
+  routePoints: { routeId: string; latitude: number; longitude: number }[];
+  /** Cancels the sync (shutdown, time limit). */
+  signal?: AbortSignal;
+}
+
+export type DutyStatus = 'OFF_DUTY' | 'SLEEPER_BERTH' | 'ON_DUTY_DRIVING' | 'ON_DUTY_NOT_DRIVING';
+
+/** ELD: clocks, logs, locations, faults, fuel level — each keyed to our driver / vehicle ids when matched. */
+export interface EldSyncResult {
+  kind: 'ELD';
+  clocks: {
+    driverId: string;
+    vendorDriverId: string;
+    currentStatus: DutyStatus;
+    driveRemainingMs: number;
+    shiftRemainingMs: number;
+    cycleRemainingMs: number;
+    breakRemainingMs: number | null;
+  }[];
+  logs: { driverId: string; status: DutyStatus; startedAt: string; latitude: number | null; longitude: number | null }[];
+  locations: { vehicleId: string; latitude: number; longitude: number; speedMph: number | null; headingDegrees: number | null; recordedAt: string; fuelLevelPercent: number | null }[];
+  faults: { vehicleId: string; code: string; description: string; severity: 'WARNING' | 'CRITICAL'; active: boolean; since: string }[];
+  /** Vendor drivers / vehicles no tenant record matched (reported, not an error). */
+  unmatched: { drivers: number; vehicles: number };
+}
+
+/** Dispatch TMS: loads in a recognized active status, with the spec's field mapping. */
+export interface TmsLoadsSyncResult {
+  kind: 'TMS_LOADS';
+  loads: {
+    externalId: string;
+    referenceNumber: string;
+    customer: string | null;
+    originAddress: string | null;
+    destinationAddress: string | null;
+    scheduledPickup: string | null;
+    scheduledDelivery: string | null;
+    weight: number | null;
+    commodity: string | null;
+    status: 'ASSIGNED' | 'IN_TRANSIT';
+  }[];
+}
+
+/** Visibility TMS: predicted arrivals and exceptions per shipment. */
+export interface VisibilitySyncResult {
+  kind: 'VISIBILITY';
+  shipments: { externalId: string; referenceNumber: string | null; stops: { stopNumber: number; predictedArrival: string | null; appointmentLatest: string | null }[]; exceptions: string[] }[];
+}
+
+export interface FuelSyncResult {
+  kind: 'FUEL';
+  stations: { externalId: string; name: string; latitude: number; longitude: number; dieselPrice: number; currency: 'USD'; updatedAt: string }[];
+}
+
+export interface WeatherSyncResult {
+  kind: 'WEATHER';
+  points: {
+    routeId: string;
+    latitude: number;
+    longitude: number;
+    alerts: { event: string; severity: 'EXTREME' | 'SEVERE' | 'MODERATE' | 'MINOR'; start: string; end: string | null; description: string }[];
+  }[];
+}
+
+export type SyncResult = EldSyncResult | TmsLoadsSyncResult | VisibilitySyncResult | FuelSyncResult | WeatherSyncResult;
+
+/** One vendor's adapter. `config` is the decrypted config, validated against `info.requiredFields`. */
+export interface IntegrationAdapter {
+  readonly info: VendorInfo;
+  /** Vendor-specific checks beyond required fields (formats); returns problems, empty when valid. */
+  validateConfig(config: Record<string, unknown>): string[];
+  test(config: Record<string, unknown>, signal?: AbortSignal): Promise<ConnectionTestResult>;
+  /** Throws IntegrationError when the vendor fails after the adapter's retries. */
+  sync(config: Record<string, unknown>, ctx: SyncContext): Promise<SyncResult>;
+}
