@@ -227,6 +227,13 @@ describe('SamsaraAdapter against the sandbox', () => {
       noCanary(error);
     });
 
+    it('reports a payload of the wrong shape as VENDOR_ERROR', async () => {
+      sandbox.state.clocks.push({ currentDutyStatus: { hosStatusType: 'driving' } } as never);
+      const error = await adapter().sync(config, ctx()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(IntegrationError);
+      expect((error as IntegrationError).code).toBe('VENDOR_ERROR');
+    });
+
     it('counts every vendor record as unmatched for a tenant with no drivers or vehicles', async () => {
       const result = await adapter().sync(config, ctx({ drivers: [], vehicles: [] }));
       expect(result).toEqual({ kind: 'ELD', clocks: [], logs: [], locations: [], faults: [], unmatched: { drivers: 3, vehicles: 3 } });

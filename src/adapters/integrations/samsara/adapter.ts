@@ -114,17 +114,12 @@ export class SamsaraAdapter implements IntegrationAdapter {
       signal,
     );
 
-    const drivers = matchDrivers(vendorDrivers, ctx.drivers);
-    const vehicles = matchVehicles(vendorVehicles, ctx.vehicles);
-    const fuel = new Map(stats.flatMap((s) => (typeof s.fuelPercent?.value === 'number' ? [[s.id, s.fuelPercent.value] as const] : [])));
-    return {
-      kind: 'ELD',
-      clocks: mapClocks(clocks, drivers.byVendorId),
-      logs: mapLogs(logs, drivers.byVendorId),
-      locations: mapLocations(locations, fuel, vehicles.byVendorId),
-      faults: mapFaults(stats, vehicles.byVendorId),
-      unmatched: { drivers: drivers.unmatched, vehicles: vehicles.unmatched },
-    };
+    try {
+      return normalizeSync(ctx, vendorDrivers, vendorVehicles, clocks, logs, locations, stats);
+    } catch {
+      // A payload that does not have Samsara's documented shape: the vendor's fault, not a crash.
+      throw new IntegrationError('VENDOR_ERROR', 'Samsara answered with an unexpected payload shape');
+    }
   }
 
   private client(config: Record<string, unknown>): VendorHttpClient {
@@ -146,4 +141,26 @@ export class SamsaraAdapter implements IntegrationAdapter {
 
 function failure(code: IntegrationErrorCode, details: string): ConnectionTestResult {
   return { ok: false, message: `Samsara connection failed: ${code}`, details: {}, error: { code, details } };
+}
+
+function normalizeSync(
+  ctx: SyncContext,
+  vendorDrivers: SamsaraDriver[],
+  vendorVehicles: SamsaraVehicle[],
+  clocks: SamsaraClock[],
+  logs: { driver: { id: string }; hosLogs: SamsaraHosLog[] }[],
+  locations: { id: string; location?: SamsaraLocation }[],
+  stats: { id: string; faultCodes?: SamsaraFaultCodes; fuelPercent?: { value: number } }[],
+): EldSyncResult {
+  const drivers = matchDrivers(vendorDrivers, ctx.drivers);
+  const vehicles = matchVehicles(vendorVehicles, ctx.vehicles);
+  const fuel = new Map(stats.flatMap((s) => (typeof s.fuelPercent?.value === 'number' ? [[s.id, s.fuelPercent.value] as const] : [])));
+  return {
+    kind: 'ELD',
+    clocks: mapClocks(clocks, drivers.byVendorId),
+    logs: mapLogs(logs, drivers.byVendorId),
+    locations: mapLocations(locations, fuel, vehicles.byVendorId),
+    faults: mapFaults(stats, vehicles.byVendorId),
+    unmatched: { drivers: drivers.unmatched, vehicles: vehicles.unmatched },
+  };
 }

@@ -26,6 +26,12 @@ export function mapDutyStatus(status: string): DutyStatus | undefined {
 
 const normalize = (value: string | null | undefined): string => (value ?? '').trim().toUpperCase();
 
+/** RFC 3339 → ISO; undefined for a malformed time (the record is skipped rather than failing the sync). */
+const isoTime = (value: string | undefined): string | undefined => {
+  const ms = Date.parse(value ?? '');
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+};
+
 /** Vendor driver id → our driver id: by externalId (any of Samsara's externalIds values) first, then license number. */
 export function matchDrivers(vendorDrivers: SamsaraDriver[], ours: SyncContext['drivers']): { byVendorId: Map<string, string>; unmatched: number } {
   const byExternalId = new Map(ours.filter((d) => d.externalId).map((d) => [normalize(d.externalId), d.id]));
@@ -44,7 +50,7 @@ export function matchDrivers(vendorDrivers: SamsaraDriver[], ours: SyncContext['
 /** Vendor vehicle id → our vehicle id: by eldExternalId (= Samsara vehicle id) first, then unit number (= Samsara name). */
 export function matchVehicles(vendorVehicles: SamsaraVehicle[], ours: SyncContext['vehicles']): { byVendorId: Map<string, string>; unmatched: number } {
   const byEldId = new Map(ours.filter((v) => v.eldExternalId).map((v) => [v.eldExternalId as string, v.id]));
-  const byUnit = new Map(ours.map((v) => [normalize(v.unitNumber), v.id]));
+  const byUnit = new Map(ours.filter((v) => normalize(v.unitNumber) !== '').map((v) => [normalize(v.unitNumber), v.id]));
   const byVendorId = new Map<string, string>();
   let unmatched = 0;
   for (const vehicle of vendorVehicles) {
@@ -80,8 +86,9 @@ export function mapLogs(logs: { driver: { id: string }; hosLogs: SamsaraHosLog[]
     if (!driverId) return [];
     return entry.hosLogs.flatMap((log) => {
       const status = mapDutyStatus(log.hosStatusType);
-      if (!status) return [];
-      return [{ driverId, status, startedAt: new Date(log.logStartTime).toISOString(), latitude: log.logRecordedLocation?.latitude ?? null, longitude: log.logRecordedLocation?.longitude ?? null }];
+      const startedAt = isoTime(log.logStartTime);
+      if (!status || !startedAt) return [];
+      return [{ driverId, status, startedAt, latitude: log.logRecordedLocation?.latitude ?? null, longitude: log.logRecordedLocation?.longitude ?? null }];
     });
   });
 }
@@ -94,7 +101,8 @@ export function mapLocations(
   return locations.flatMap((row) => {
     const vehicleId = vehicles.get(row.id);
     const l = row.location;
-    if (!vehicleId || !l || typeof l.latitude !== 'number' || typeof l.longitude !== 'number') return [];
+    const recordedAt = isoTime(l?.time);
+    if (!vehicleId || !l || !recordedAt || typeof l.latitude !== 'number' || typeof l.longitude !== 'number') return [];
     return [
       {
         vehicleId,
@@ -103,7 +111,7 @@ export function mapLocations(
         // Samsara's `speed` is already miles per hour.
         speedMph: typeof l.speed === 'number' ? l.speed : null,
         headingDegrees: typeof l.heading === 'number' ? l.heading : null,
-        recordedAt: new Date(l.time).toISOString(),
+        recordedAt,
         fuelLevelPercent: fuel.get(row.id) ?? null,
       },
     ];
@@ -120,7 +128,8 @@ export function mapFaults(stats: { id: string; faultCodes?: SamsaraFaultCodes }[
   return stats.flatMap((row) => {
     const vehicleId = vehicles.get(row.id);
     const faults = row.faultCodes;
-    if (!vehicleId || !faults?.j1939?.diagnosticTroubleCodes) return [];
+    const since = isoTime(faults?.time);
+    if (!vehicleId || !since || !faults?.j1939?.diagnosticTroubleCodes) return [];
     const lamps = faults.j1939.checkEngineLights;
     const stopLamp = Boolean(lamps?.stopIsOn || lamps?.protectIsOn);
     return faults.j1939.diagnosticTroubleCodes.map((dtc) => ({
@@ -129,7 +138,7 @@ export function mapFaults(stats: { id: string; faultCodes?: SamsaraFaultCodes }[
       description: [dtc.spnDescription, dtc.fmiDescription].filter(Boolean).join(': ') || `SPN ${dtc.spnId} FMI ${dtc.fmiId}`,
       severity: stopLamp || dtc.fmiId === 0 || dtc.fmiId === 1 ? ('CRITICAL' as const) : ('WARNING' as const),
       active: true,
-      since: new Date(faults.time).toISOString(),
+      since,
     }));
   });
 }
