@@ -1,0 +1,144 @@
+/**
+ * Pure normalization of Samsara payloads into our EldSyncResult: duty statuses, driver / vehicle
+ * matching, locations with fuel level, and J1939 fault codes with a severity rule.
+ */
+import type { DutyStatus, EldSyncResult, SyncContext } from '../port.js';
+import type { SamsaraClock, SamsaraDriver, SamsaraFaultCodes, SamsaraHosLog, SamsaraLocation, SamsaraVehicle } from './sandbox.js';
+
+/** Samsara HOS status → ours. Yard move is on-duty work; personal conveyance is off duty (49 CFR 395.8). */
+export function mapDutyStatus(status: string): DutyStatus | undefined {
+  switch (status) {
+    case 'offDuty':
+    case 'personalConveyance':
+      return 'OFF_DUTY';
+    case 'sleeperBed':
+      return 'SLEEPER_BERTH';
+    case 'driving':
+      return 'ON_DUTY_DRIVING';
+    case 'onDuty':
+    case 'yardMove':
+      return 'ON_DUTY_NOT_DRIVING';
+    default:
+      // '' when the driver app is disconnected: no guess.
+      return undefined;
+  }
+}
+
+const normalize = (value: string | null | undefined): string => (value ?? '').trim().toUpperCase();
+
+/** RFC 3339 → ISO; undefined for a malformed time (the record is skipped rather than failing the sync). */
+const isoTime = (value: string | undefined): string | undefined => {
+  const ms = Date.parse(value ?? '');
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+};
+
+/** Vendor driver id → our driver id: by externalId (any of Samsara's externalIds values) first, then license number. */
+export function matchDrivers(vendorDrivers: SamsaraDriver[], ours: SyncContext['drivers']): { byVendorId: Map<string, string>; unmatched: number } {
+  const byExternalId = new Map(ours.filter((d) => d.externalId).map((d) => [normalize(d.externalId), d.id]));
+  const byLicense = new Map(ours.filter((d) => d.licenseNumber).map((d) => [normalize(d.licenseNumber), d.id]));
+  const byVendorId = new Map<string, string>();
+  let unmatched = 0;
+  for (const driver of vendorDrivers) {
+    const viaExternal = Object.values(driver.externalIds ?? {}).map((v) => byExternalId.get(normalize(v))).find((id) => id !== undefined);
+    const id = viaExternal ?? (driver.licenseNumber ? byLicense.get(normalize(driver.licenseNumber)) : undefined);
+    if (id) byVendorId.set(driver.id, id);
+    else unmatched++;
+  }
+  return { byVendorId, unmatched };
+}
+
+/** Vendor vehicle id → our vehicle id: by eldExternalId (= Samsara vehicle id) first, then unit number (= Samsara name). */
+export function matchVehicles(vendorVehicles: SamsaraVehicle[], ours: SyncContext['vehicles']): { byVendorId: Map<string, string>; unmatched: number } {
+  const byEldId = new Map(ours.filter((v) => v.eldExternalId).map((v) => [v.eldExternalId as string, v.id]));
+  const byUnit = new Map(ours.filter((v) => normalize(v.unitNumber) !== '').map((v) => [normalize(v.unitNumber), v.id]));
+  const byVendorId = new Map<string, string>();
+  let unmatched = 0;
+  for (const vehicle of vendorVehicles) {
+    const id = byEldId.get(vehicle.id) ?? byUnit.get(normalize(vehicle.name));
+    if (id) byVendorId.set(vehicle.id, id);
+    else unmatched++;
+  }
+  return { byVendorId, unmatched };
+}
+
+export function mapClocks(clocks: SamsaraClock[], drivers: Map<string, string>): EldSyncResult['clocks'] {
+  return clocks.flatMap((c) => {
+    const driverId = drivers.get(c.driver.id);
+    const status = mapDutyStatus(c.currentDutyStatus?.hosStatusType ?? '');
+    if (!driverId || !status) return [];
+    return [
+      {
+        driverId,
+        vendorDriverId: c.driver.id,
+        currentStatus: status,
+        driveRemainingMs: c.clocks.drive?.driveRemainingDurationMs ?? 0,
+        shiftRemainingMs: c.clocks.shift?.shiftRemainingDurationMs ?? 0,
+        cycleRemainingMs: c.clocks.cycle?.cycleRemainingDurationMs ?? 0,
+        breakRemainingMs: c.clocks.break?.timeUntilBreakDurationMs ?? null,
+      },
+    ];
+  });
+}
+
+export function mapLogs(logs: { driver: { id: string }; hosLogs: SamsaraHosLog[] }[], drivers: Map<string, string>): EldSyncResult['logs'] {
+  return logs.flatMap((entry) => {
+    const driverId = drivers.get(entry.driver.id);
+    if (!driverId) return [];
+    return entry.hosLogs.flatMap((log) => {
+      const status = mapDutyStatus(log.hosStatusType);
+      const startedAt = isoTime(log.logStartTime);
+      if (!status || !startedAt) return [];
+      return [{ driverId, status, startedAt, latitude: log.logRecordedLocation?.latitude ?? null, longitude: log.logRecordedLocation?.longitude ?? null }];
+    });
+  });
+}
+
+export function mapLocations(
+  locations: { id: string; location?: SamsaraLocation }[],
+  fuel: Map<string, number>,
+  vehicles: Map<string, string>,
+): EldSyncResult['locations'] {
+  return locations.flatMap((row) => {
+    const vehicleId = vehicles.get(row.id);
+    const l = row.location;
+    const recordedAt = isoTime(l?.time);
+    if (!vehicleId || !l || !recordedAt || typeof l.latitude !== 'number' || typeof l.longitude !== 'number') return [];
+    return [
+      {
+        vehicleId,
+        latitude: l.latitude,
+        longitude: l.longitude,
+        // Samsara's `speed` is already miles per hour.
+        speedMph: typeof l.speed === 'number' ? l.speed : null,
+        headingDegrees: typeof l.heading === 'number' ? l.heading : null,
+        recordedAt,
+        fuelLevelPercent: fuel.get(row.id) ?? null,
+      },
+    ];
+  });
+}
+
+/**
+ * J1939 codes → faults. Code: "SPN <spn> FMI <fmi>". Severity rule: CRITICAL when the vehicle's red
+ * stop lamp or engine-protect lamp is lit (J1939 "stop now" lamps) or the code itself is the most
+ * severe level of its FMI (FMI 0 / 1: value far outside range); WARNING otherwise (amber warning lamp,
+ * MIL / emissions lamp, or no lamp).
+ */
+export function mapFaults(stats: { id: string; faultCodes?: SamsaraFaultCodes }[], vehicles: Map<string, string>): EldSyncResult['faults'] {
+  return stats.flatMap((row) => {
+    const vehicleId = vehicles.get(row.id);
+    const faults = row.faultCodes;
+    const since = isoTime(faults?.time);
+    if (!vehicleId || !since || !faults?.j1939?.diagnosticTroubleCodes) return [];
+    const lamps = faults.j1939.checkEngineLights;
+    const stopLamp = Boolean(lamps?.stopIsOn || lamps?.protectIsOn);
+    return faults.j1939.diagnosticTroubleCodes.map((dtc) => ({
+      vehicleId,
+      code: `SPN ${dtc.spnId} FMI ${dtc.fmiId}`,
+      description: [dtc.spnDescription, dtc.fmiDescription].filter(Boolean).join(': ') || `SPN ${dtc.spnId} FMI ${dtc.fmiId}`,
+      severity: stopLamp || dtc.fmiId === 0 || dtc.fmiId === 1 ? ('CRITICAL' as const) : ('WARNING' as const),
+      active: true,
+      since,
+    }));
+  });
+}
