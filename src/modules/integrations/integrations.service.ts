@@ -124,7 +124,9 @@ export function integrationsService(deps: Deps) {
       const fence = { status: 'TESTING' as const, configCiphertext: before.configCiphertext };
       if (ok) {
         const nextSyncAt = priorStatus === 'ACTIVE' && before.nextSyncAt ? new Date(before.nextSyncAt) : testedAt;
-        await updateIntegration(tx, ctx.tenantId, id, { status: 'ACTIVE', last_test: lastTest, last_error: null, next_sync_at: nextSyncAt, locked_until: null }, testedAt, fence);
+        const activated = await updateIntegration(tx, ctx.tenantId, id, { status: 'ACTIVE', last_test: lastTest, last_error: null, next_sync_at: nextSyncAt, locked_until: null }, testedAt, fence);
+        // The first sync is due now: wake the sync worker rather than wait for its idle timer.
+        if (activated) await tx.query(`NOTIFY ${INTEGRATIONS_CHANNEL}`);
       } else {
         await updateIntegration(
           tx,
