@@ -86,6 +86,12 @@ describe.each(DB_KINDS)('integrations API and sync worker (%s)', (kind) => {
     expect(got.json()).not.toHaveProperty('config');
     const tms1 = await call('POST', BASE, { vendor: 'fake_tms', name: 'TMS', config: { apiUrl: 'https://tms.example.com', apiKey: 'k-123456', companyId: 'c1' }, syncIntervalMinutes: 45 });
     expect(tms1.json()).toMatchObject({ category: 'TMS', syncIntervalMinutes: 45 });
+    // syncIntervalMinutes inside the config (an optional field per the spec) is used when the body has none; out of range, ignored.
+    const inConfig = await call('POST', BASE, { vendor: FAKE_VENDOR, name: 'x', config: { apiToken: CANARY, syncIntervalMinutes: 5 } });
+    expect(inConfig.json()).toMatchObject({ syncIntervalMinutes: 5 });
+    const huge = await call('POST', BASE, { vendor: FAKE_VENDOR, name: 'x', config: { apiToken: CANARY, syncIntervalMinutes: 1e12 } });
+    expect(huge.statusCode, huge.body).toBe(201);
+    expect(huge.json()).toMatchObject({ syncIntervalMinutes: 15 });
   });
 
   it("another tenant's integration is a 404 everywhere; a VIEWER reads but cannot create (403)", async () => {

@@ -35,6 +35,10 @@ export interface TestResponse {
 
 type Config = Record<string, unknown>;
 
+/** The longest sync interval: a week. */
+export const MAX_SYNC_INTERVAL_MINUTES = 10_080;
+const isInterval = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_SYNC_INTERVAL_MINUTES;
+
 export function openConfig(key: Buffer, sealed: string): Config {
   return JSON.parse(openSecret(key, sealed)) as Config;
 }
@@ -150,7 +154,8 @@ export function integrationsService(deps: Deps) {
       const adapter = adapterFor(input.vendor);
       checkConfig(adapter, input.config);
       const fromConfig = input.config.syncIntervalMinutes;
-      const interval = input.syncIntervalMinutes ?? (Number.isInteger(fromConfig) && (fromConfig as number) > 0 ? (fromConfig as number) : adapter.info.defaultSyncInterval);
+      // The spec lists syncIntervalMinutes among the optional config fields too: the body's wins.
+      const interval = input.syncIntervalMinutes ?? (isInterval(fromConfig) ? fromConfig : adapter.info.defaultSyncInterval);
       const row = await db.tenant(ctx.tenantId, (tx) =>
         insertIntegration(
           tx,
