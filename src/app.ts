@@ -31,6 +31,8 @@ import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
 import { bootstrapPlatformAdmin } from './modules/admin/admin.service.js';
 import { buildWorkers, type Workers } from './workers/index.js';
 import { noMonitoringSources, type MonitoringSources } from './modules/monitoring/monitoring.sources.js';
+import type { IntegrationAdapter } from './adapters/integrations/port.js';
+import { builtInAdapters, IntegrationRegistry } from './modules/integrations/integrations.registry.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -50,6 +52,8 @@ export interface AppOptions {
   monitoringSources?: MonitoringSources;
   /** Name resolution of webhook targets (tests pass a fake); default: the system resolver. */
   webhookResolver?: HostResolver;
+  /** The integration vendor adapters (tests pass fakes); default: the built-in adapters. */
+  integrationAdapters?: IntegrationAdapter[];
   /** Where logs go (default stdout); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
 }
@@ -161,6 +165,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       timeoutMs: config.webhookTimeoutMs,
       resolve: opts.webhookResolver ?? systemResolver,
     }),
+    integrations: new IntegrationRegistry(opts.integrationAdapters ?? builtInAdapters()),
   };
   app.decorate('deps', deps);
   const workers = buildWorkers(deps, { monitoringSources: opts.monitoringSources ?? noMonitoringSources });

@@ -11,6 +11,7 @@ import type { Clock } from './lib/time.js';
 import type { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import type { AccessTokens } from './modules/auth/auth.tokens.js';
 import type { PrincipalDirectory } from './modules/auth/principals.js';
+import type { IntegrationRegistry } from './modules/integrations/integrations.registry.js';
 
 /** What the shell hands to services: infrastructure, never the HTTP layer. */
 export interface Deps {
@@ -30,4 +31,6 @@ export interface Deps {
   metrics: Registry;
   /** Calls webhook targets under the URL policy (SSRF guard, pinned addresses, timeout). */
   webhookHttp: WebhookHttp;
+  /** The integration vendor adapters this process offers, by vendor key. */
+  integrations: IntegrationRegistry;
 }

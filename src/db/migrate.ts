@@ -1,6 +1,7 @@
 import foundation from './migrations/001_foundation.js';
 import planning from './migrations/002_planning.js';
 import monitoring from './migrations/003_monitoring.js';
+import integrations from './migrations/004_integrations.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -13,6 +14,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '001_foundation', sql: foundation },
   { id: '002_planning', sql: planning },
   { id: '003_monitoring', sql: monitoring },
+  { id: '004_integrations', sql: integrations },
 ];
 
 /**

@@ -18,6 +18,7 @@ import { routesRoutes } from './routes/routes.routes.js';
 import type { PlanningPorts } from './routes/planning-ports.js';
 import { vehiclesRoutes } from './vehicles/vehicles.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { integrationsRoutes } from './integrations/integrations.routes.js';
 import { realtimeRoutes } from './realtime/realtime.routes.js';
 
 export function registerModules(app: FastifyInstance, deps: Deps, ports: PlanningPorts): void {
@@ -38,6 +39,7 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     adminRoutes,
     alertsRoutes,
     webhooksRoutes,
+    integrationsRoutes,
     realtimeRoutes,
   ]) {
     register(app, deps);

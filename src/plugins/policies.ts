@@ -44,6 +44,8 @@ export const POLICIES = {
   'alerts:write': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
   'webhooks:read': READERS,
   'webhooks:write': ADMINS,
+  'integrations:read': READERS,
+  'integrations:write': ADMINS,
 } as const satisfies Record<string, readonly TenantRole[]>;
 
 export type Permission = keyof typeof POLICIES;

@@ -10,6 +10,8 @@ import { DEFAULT_MONITORING_OPTIONS, MonitoringWorker } from '../modules/monitor
 import { webhookDeliveryWorker } from '../modules/webhooks/webhooks.delivery.js';
 import { DELIVERY_CHANNEL } from '../modules/webhooks/webhooks.queue.js';
 import { WebhookFanout } from '../modules/webhooks/webhooks.sink.js';
+import { IntegrationSyncWorker } from '../modules/integrations/integrations.worker.js';
+import { INTEGRATIONS_CHANNEL } from '../modules/integrations/integrations.service.js';
 
 /** How long an idle loop waits before looking again when nothing woke it. */
 const IDLE_MS = 1_000;
@@ -95,5 +97,9 @@ export function buildWorkers(deps: Deps, ports: WorkerPorts = { monitoringSource
   });
   workers.add(observed(monitoring, (_n, seconds) => metrics.monitoringPass(monitoring.lastPass, seconds)));
   workers.add(webhookDeliveryWorker(deps), { wakeOnChannel: DELIVERY_CHANNEL });
+  workers.add(
+    new IntegrationSyncWorker(deps.db, { registry: deps.integrations, encryptionKey: deps.secrets.encryptionKey, clock: deps.clock, log: deps.log }),
+    { wakeOnChannel: INTEGRATIONS_CHANNEL },
+  );
   return workers;
 }

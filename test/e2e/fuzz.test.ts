@@ -27,7 +27,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  * `route` is a PLANNED route (the lifecycle actions may move it on), `activeRoute` an ACTIVE one (positions),
  * `planDriver` the ACTIVE driver new plans are made for (never deactivated by the driver entries' fuzzing).
  */
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert' | 'webhook' | 'delivery';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert' | 'webhook' | 'delivery' | 'integration';
 
 interface World {
   owner: TenantFixture;
@@ -171,6 +171,16 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/v1/webhooks/:webhookId/deliveries': { param: 'webhook', query: 'status=FAILED&page=1&pageSize=5', repeatable: true },
   'GET /api/v1/webhooks/deliveries/:deliveryId': { param: 'delivery', repeatable: true },
   'POST /api/v1/webhooks/deliveries/:deliveryId/retry': { param: 'delivery' },
+  'GET /api/v1/integrations/vendors': { repeatable: true },
+  'POST /api/v1/integrations': { body: () => ({ vendor: 'fake_eld', name: 'Fuzz ELD', config: { apiToken: 'fuzz-token-0001', orgId: 'org-1' }, syncIntervalMinutes: 20 }), repeatable: true },
+  'GET /api/v1/integrations': { repeatable: true },
+  'GET /api/v1/integrations/:integrationId': { param: 'integration', repeatable: true },
+  'PUT /api/v1/integrations/:integrationId': { param: 'integration', body: () => ({ name: 'Fuzz ELD 2', syncIntervalMinutes: 30, config: { apiToken: 'fuzz-token-0002' } }), repeatable: true },
+  'POST /api/v1/integrations/:integrationId/test': { param: 'integration', repeatable: true },
+  'POST /api/v1/integrations/:integrationId/sync': { param: 'integration' },
+  'POST /api/v1/integrations/:integrationId/disable': { param: 'integration', repeatable: true },
+  'POST /api/v1/integrations/:integrationId/enable': { param: 'integration', repeatable: true },
+  'DELETE /api/v1/integrations/:integrationId': { param: 'integration' },
   'GET /api/v1/admin/tenants': { query: 'status=PENDING_APPROVAL&page=1&pageSize=5', repeatable: true },
   'POST /api/v1/admin/tenants/:id/approve': { param: 'tenant' },
   'POST /api/v1/admin/tenants/:id/reject': { param: 'tenant', body: () => ({ reason: 'fuzz' }) },
@@ -533,6 +543,7 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
         alert: (await seedAlerts(t.db, owner.tenantId, [{ type: 'ROUTE_DEVIATION', at: t.clock.now().toISOString(), driverId: driver.id }]))[0]!,
         webhook,
         delivery,
+        integration: await create('/api/v1/integrations', { vendor: 'fake_eld', name: 'Fuzz ELD', config: { apiToken: 'fuzz-token-0000' } }),
       },
       idpToken,
     };

@@ -1,6 +1,6 @@
 /**
  * Secrets at rest: after the flows that handle secrets (registration, password login with its refresh
- * cookie, refresh rotation, API key creation, invitation acceptance), no plaintext password, API key,
+ * cookie, refresh rotation, API key creation, invitation acceptance, an integration's credentials), no plaintext password, API key,
  * refresh token, invitation token or access token appears anywhere in the database, in any encoding we
  * can think of; password hashes are argon2id.
  */
@@ -73,6 +73,10 @@ describe.each(DB_KINDS)('secrets at rest (%s)', (kind) => {
     secrets['invitation refresh token'] = refreshCookie(accepted);
     secrets['invitee access token'] = accepted.json<{ accessToken: string }>().accessToken;
 
+    secrets['integration credential'] = 'integration-plaintext-token-0042';
+    const integration = await t.app.inject({ method: 'POST', url: '/api/v1/integrations', headers: auth, payload: { vendor: 'fake_eld', name: 'At rest', config: { apiToken: secrets['integration credential'] } } });
+    expect(integration.statusCode, integration.body).toBe(201);
+
     for (const [label, value] of Object.entries(secrets)) expect(value.length, label).toBeGreaterThanOrEqual(8);
   });
 
@@ -108,6 +112,7 @@ describe.each(DB_KINDS)('secrets at rest (%s)', (kind) => {
     expect(rowsOf('users')).toHaveLength(2);
     expect(rowsOf('api_keys')).toHaveLength(1);
     expect(rowsOf('user_invitations')).toHaveLength(1);
+    expect(rowsOf('integrations')).toHaveLength(1);
     expect(rowsOf('refresh_tokens').length).toBeGreaterThanOrEqual(3);
 
     // Positive controls: the dump does read the columns (the hashes and the e-mail addresses are there).

@@ -24,7 +24,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { adminAction, adminToken, buildDriver, createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert' | 'webhook' | 'delivery';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert' | 'webhook' | 'delivery' | 'integration';
 type ExpectedAccess =
   | { auth: 'public'; rateLimit?: boolean }
   | { auth: 'platform' }
@@ -179,6 +179,18 @@ const SAMPLES: Record<string, Sample> = {
   'GET /api/v1/webhooks/deliveries/:deliveryId': { access: tenant('webhooks:read'), param: 'delivery' },
   'POST /api/v1/webhooks/deliveries/:deliveryId/retry': { access: tenant('webhooks:write'), param: 'delivery' },
 
+  // Integrations (the test app's fake ELD vendor).
+  'GET /api/v1/integrations/vendors': { access: tenant('integrations:read') },
+  'POST /api/v1/integrations': { access: tenant('integrations:write'), body: (u) => ({ vendor: 'fake_eld', name: `ELD ${u}`, config: { apiToken: `security-token-${u}` } }) },
+  'GET /api/v1/integrations': { access: tenant('integrations:read') },
+  'GET /api/v1/integrations/:integrationId': { access: tenant('integrations:read'), param: 'integration' },
+  'PUT /api/v1/integrations/:integrationId': { access: tenant('integrations:write'), param: 'integration', body: () => ({ name: 'security suite' }) },
+  'DELETE /api/v1/integrations/:integrationId': { access: tenant('integrations:write'), param: 'integration' },
+  'POST /api/v1/integrations/:integrationId/test': { access: tenant('integrations:write'), param: 'integration' },
+  'POST /api/v1/integrations/:integrationId/sync': { access: tenant('integrations:write'), param: 'integration' },
+  'POST /api/v1/integrations/:integrationId/disable': { access: tenant('integrations:write'), param: 'integration' },
+  'POST /api/v1/integrations/:integrationId/enable': { access: tenant('integrations:write'), param: 'integration' },
+
   // Platform administration.
   'GET /api/v1/admin/tenants': { access: PLATFORM, query: 'status=PENDING_APPROVAL&page=1&pageSize=5' },
   'POST /api/v1/admin/tenants/:id/approve': { access: PLATFORM, param: 'tenant' },
@@ -309,6 +321,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
         alert: (await seedAlerts(t.db, owner.tenantId, [{ type: 'ROUTE_DEVIATION', at: t.clock.now().toISOString(), driverId: driver.id }]))[0]!,
         webhook,
         delivery: await ping(webhook),
+        integration: await create('/api/v1/integrations', { vendor: 'fake_eld', name: 'Victim ELD', config: { apiToken: `victim-token-${unique()}` } }),
       },
       roles: { OWNER: owner.auth },
       ownerKey,

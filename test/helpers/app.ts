@@ -9,6 +9,8 @@ import type { RateLimitStore } from '../../src/infra/rate-limit-store.js';
 import type { MonitoringSources } from '../../src/modules/monitoring/monitoring.sources.js';
 import type { HostResolver } from '../../src/infra/webhook-http.js';
 import { FakeClock } from './clock.js';
+import type { IntegrationAdapter } from '../../src/adapters/integrations/port.js';
+import { FakeIntegrationAdapter } from './integrations.js';
 import { openTestDatabase, type DbKind } from './db.js';
 
 export const ADMIN_EMAIL = 'platform-admin@example.test';
@@ -37,6 +39,10 @@ export interface TestAppOptions {
   monitoringSources?: MonitoringSources;
   /** DNS for webhook targets; default: none (a lookup fails the test's request: no network in tests). */
   webhookResolver?: HostResolver;
+  /** Integration vendor adapters; default: one fake ELD adapter (vendor `fake_eld`) that passes its test and syncs nothing. */
+  integrationAdapters?: IntegrationAdapter[];
+  /** Captures the app's logs (set env LOG_LEVEL to see more than the default silence). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The whole app on a fresh database of the given kind, with mail captured in memory. */
@@ -60,7 +66,10 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
   const db = opts.db ?? (await openTestDatabase(kind));
   const mailer = new MemoryMailer();
   const clock = opts.clock ?? new FakeClock(new Date());
-  const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits, monitoringSources: opts.monitoringSources, webhookResolver: opts.webhookResolver ?? noDns });
+  const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits, monitoringSources: opts.monitoringSources, webhookResolver: opts.webhookResolver ?? noDns,
+    integrationAdapters: opts.integrationAdapters ?? [new FakeIntegrationAdapter()],
+    logStream: opts.logStream,
+  });
   await app.ready();
   return {
     app,

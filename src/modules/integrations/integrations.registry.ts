@@ -1,0 +1,32 @@
+import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
+
+/**
+ * The vendor adapters this process can use, by vendor key (the spec's lowercase adapter keys). The app
+ * builds it from the built-in adapters; tests inject fakes (AppOptions.integrationAdapters).
+ */
+export class IntegrationRegistry {
+  private readonly byVendor = new Map<string, IntegrationAdapter>();
+
+  constructor(adapters: readonly IntegrationAdapter[]) {
+    for (const a of adapters) {
+      if (this.byVendor.has(a.info.vendor)) throw new Error(`two integration adapters for vendor ${a.info.vendor}`);
+      this.byVendor.set(a.info.vendor, a);
+    }
+  }
+
+  get(vendor: string): IntegrationAdapter | undefined {
+    return this.byVendor.get(vendor);
+  }
+
+  /** The vendor registry entries, by category then vendor key. */
+  vendors(): VendorInfo[] {
+    return [...this.byVendor.values()]
+      .map((a) => a.info)
+      .sort((x, y) => x.category.localeCompare(y.category) || x.vendor.localeCompare(y.vendor));
+  }
+}
+
+/** The adapters built into the service (the vendor adapters are added here as they land). */
+export function builtInAdapters(): IntegrationAdapter[] {
+  return [];
+}

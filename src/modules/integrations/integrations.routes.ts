@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { EmptyBody, IdParam, errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
+import { tenantCtx } from '../../plugins/context.js';
+import { CreateIntegrationBody, Deleted, Integration, IntegrationList, SyncStarted, TestResult, UpdateIntegrationBody, VendorList } from './integrations.schemas.js';
+import { integrationsService } from './integrations.service.js';
+
+export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const integrations = integrationsService(deps);
+  const tags = ['Integrations'];
+  const security = TENANT_SECURITY;
+  const read = { access: { auth: 'tenant' as const, permission: 'integrations:read' as const } };
+  const write = { access: { auth: 'tenant' as const, permission: 'integrations:write' as const } };
+  const params = IdParam('integrationId', 'int');
+
+  app.get(
+    '/api/v1/integrations/vendors',
+    { config: read, schema: { tags, security, summary: 'The vendor registry: adapters this service offers and their config fields', response: { 200: VendorList, ...errorResponses(401, 403, 429) } } },
+    async () => ({ data: integrations.vendors() }),
+  );
+
+  app.post(
+    '/api/v1/integrations',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Configure an integration (status CONFIGURED; the config is encrypted and never returned)',
+        body: CreateIntegrationBody,
+        response: { 201: Integration, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await integrations.create(tenantCtx(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/integrations',
+    { config: read, schema: { tags, security, summary: 'List integrations', response: { 200: IntegrationList, ...errorResponses(401, 403, 429) } } },
+    async (request) => integrations.list(tenantCtx(request)),
+  );
+
+  app.get(
+    '/api/v1/integrations/:integrationId',
+    { config: read, schema: { tags, security, summary: 'Get an integration', params, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => integrations.get(tenantCtx(request), request.params.integrationId),
+  );
+
+  app.put(
+    '/api/v1/integrations/:integrationId',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Update name, sync interval or config (a new config needs a new connection test: CONFIGURED)',
+        params,
+        body: UpdateIntegrationBody,
+        response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => integrations.update(tenantCtx(request), request.params.integrationId, request.body),
+  );
+
+  app.delete(
+    '/api/v1/integrations/:integrationId',
+    { config: write, schema: { tags, security, summary: 'Remove an integration and its credentials', params, body: EmptyBody, response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      await integrations.remove(tenantCtx(request), request.params.integrationId);
+      return { id: request.params.integrationId, deleted: true as const };
+    },
+  );
+
+  app.post(
+    '/api/v1/integrations/:integrationId/test',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Test the connection (SUCCESS → ACTIVE, first sync due now; FAILED → ERROR). A failed test is a 200 with testResult FAILED.',
+        params,
+        body: EmptyBody,
+        response: { 200: TestResult, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => integrations.test(tenantCtx(request), request.params.integrationId),
+  );
+
+  app.post(
+    '/api/v1/integrations/:integrationId/sync',
+    { config: write, schema: { tags, security, summary: 'Sync now (status SYNCING; the integrations worker runs it)', params, body: EmptyBody, response: { 200: SyncStarted, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => integrations.sync(tenantCtx(request), request.params.integrationId),
+  );
+
+  app.post(
+    '/api/v1/integrations/:integrationId/disable',
+    { config: write, schema: { tags, security, summary: 'Pause syncing (DISABLED; credentials kept)', params, body: EmptyBody, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => integrations.disable(tenantCtx(request), request.params.integrationId),
+  );
+
+  app.post(
+    '/api/v1/integrations/:integrationId/enable',
+    {
+      config: write,
+      schema: { tags, security, summary: 'Run the connection test and resume syncing when it passes (ACTIVE)', params, body: EmptyBody, response: { 200: TestResult, ...errorResponses(400, 401, 403, 404, 429) } },
+    },
+    async (request) => integrations.enable(tenantCtx(request), request.params.integrationId),
+  );
+}

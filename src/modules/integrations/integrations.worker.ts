@@ -1,0 +1,118 @@
+import type { SyncContext, SyncResult } from '../../adapters/integrations/port.js';
+import { emitEvent } from '../../db/outbox.js';
+import type { Database, Tx } from '../../db/types.js';
+import type { Clock } from '../../lib/time.js';
+import type { Worker } from '../../workers/loop.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { IntegrationRegistry } from './integrations.registry.js';
+import { claimDueSyncs, updateIntegration, type ClaimedSync } from './integrations.repository.js';
+import { failureOf, openConfig } from './integrations.service.js';
+
+export interface SyncOptions {
+  /** Integrations claimed per pass. */
+  batch: number;
+  /** How long a claim holds (longer than a sync may take): a crashed worker's sync is retaken after it. */
+  leaseMs: number;
+  /** A sync running longer is aborted (TIMEOUT). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_SYNC_OPTIONS: SyncOptions = { batch: 8, leaseMs: 10 * 60_000, timeoutMs: 5 * 60_000 };
+
+/** How many records of each kind a sync returned (this slice stores counts; applying the records comes next). */
+export function syncCounts(r: SyncResult): Record<string, number> {
+  switch (r.kind) {
+    case 'ELD':
+      return { clocks: r.clocks.length, logs: r.logs.length, locations: r.locations.length, faults: r.faults.length, unmatchedDrivers: r.unmatched.drivers, unmatchedVehicles: r.unmatched.vehicles };
+    case 'TMS_LOADS':
+      return { loads: r.loads.length };
+    case 'VISIBILITY':
+      return { shipments: r.shipments.length, exceptions: r.shipments.reduce((n, s) => n + s.exceptions.length, 0) };
+    case 'FUEL':
+      return { stations: r.stations.length };
+    case 'WEATHER':
+      return { points: r.points.length, alerts: r.points.reduce((n, p) => n + p.alerts.length, 0) };
+  }
+}
+
+async function loadContext(tx: Tx, tenantId: string, now: Date, signal: AbortSignal): Promise<SyncContext> {
+  const drivers = await tx.query<{ id: string; license_number: string; first_name: string; last_name: string }>(
+    `SELECT id, license_number, first_name, last_name FROM drivers WHERE tenant_id = $1 AND status <> 'INACTIVE' ORDER BY id`,
+    [tenantId],
+  );
+  const vehicles = await tx.query<{ id: string; unit_number: string; eld_external_id: string | null }>(
+    `SELECT id, unit_number, eld_external_id FROM vehicles WHERE tenant_id = $1 ORDER BY id`,
+    [tenantId],
+  );
+  return {
+    now,
+    drivers: drivers.rows.map((d) => ({ id: d.id, licenseNumber: d.license_number, externalId: null, firstName: d.first_name, lastName: d.last_name })),
+    vehicles: vehicles.rows.map((v) => ({ id: v.id, unitNumber: v.unit_number, eldExternalId: v.eld_external_id })),
+    // Route points (weather, fuel along active routes) arrive with the weather and fuel adapters.
+    routePoints: [],
+    signal,
+  };
+}
+
+/**
+ * Syncs due integrations of every tenant: claims them under a lease (FOR UPDATE SKIP LOCKED), calls the
+ * vendor adapter outside any transaction, then records the outcome fenced by the lease (a disable, a
+ * config change or a delete meanwhile wins): ACTIVE with lastSyncAt / nextSyncAt and an
+ * `integration.sync_completed` event, or ERROR with lastError and `integration.sync_failed`.
+ */
+export class IntegrationSyncWorker implements Worker {
+  readonly name = 'integrations';
+
+  constructor(
+    private readonly db: Database,
+    private readonly io: { registry: IntegrationRegistry; encryptionKey: Buffer; clock: Clock; log: FastifyBaseLogger },
+    private readonly opts: SyncOptions = DEFAULT_SYNC_OPTIONS,
+  ) {}
+
+  async runOnce(now: Date): Promise<number> {
+    const lease = new Date(now.getTime() + this.opts.leaseMs);
+    const claimed = await this.db.system((tx) => claimDueSyncs(tx, now, this.opts.batch, lease));
+    await Promise.all(claimed.map((c) => this.syncOne(c, now)));
+    return claimed.length;
+  }
+
+  private async syncOne(c: ClaimedSync, now: Date): Promise<void> {
+    const { tenantId, row } = c;
+    let config: Record<string, unknown> = {};
+    let outcome: { ok: true; counts: Record<string, number> } | { ok: false; error: { code: string; details: string } };
+    try {
+      config = openConfig(this.io.encryptionKey, row.configCiphertext);
+      const adapter = this.io.registry.get(row.vendor);
+      if (!adapter) throw Object.assign(new Error('no adapter'), { name: 'NoAdapter' });
+      const signal = AbortSignal.timeout(this.opts.timeoutMs);
+      const ctx = await this.db.tenant(tenantId, (tx) => loadContext(tx, tenantId, now, signal));
+      const result = await adapter.sync(config, ctx);
+      outcome = { ok: true, counts: syncCounts(result) };
+    } catch (err) {
+      const failure =
+        err instanceof Error && err.name === 'NoAdapter' ? { code: 'INVALID_CONFIG' as const, details: `No adapter for vendor ${row.vendor} in this service` } : failureOf(err, config);
+      this.io.log.warn({ tenantId, integrationId: row.id, vendor: row.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration sync failed');
+      outcome = { ok: false, error: failure };
+    }
+    const at = this.io.clock.now();
+    const fence = { status: 'SYNCING' as const, lockedUntil: c.lease, configCiphertext: row.configCiphertext };
+    await this.db.tenant(tenantId, async (tx) => {
+      if (outcome.ok) {
+        const next = new Date(at.getTime() + row.syncIntervalMinutes * 60_000);
+        const done = await updateIntegration(
+          tx,
+          tenantId,
+          row.id,
+          { status: 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, last_sync_counts: outcome.counts, locked_until: null, sync_started_at: null },
+          at,
+          fence,
+        );
+        if (done) await emitEvent(tx, tenantId, 'integration.sync_completed', { integrationId: row.id, vendor: row.vendor, category: row.category, counts: outcome.counts, syncedAt: at.toISOString(), nextSyncAt: next.toISOString() }, at);
+      } else {
+        const error = outcome.error as { code: 'VENDOR_ERROR'; details: string };
+        const done = await updateIntegration(tx, tenantId, row.id, { status: 'ERROR', last_error: { ...error, at: at.toISOString() }, next_sync_at: null, locked_until: null, sync_started_at: null }, at, fence);
+        if (done) await emitEvent(tx, tenantId, 'integration.sync_failed', { integrationId: row.id, vendor: row.vendor, category: row.category, error: { code: error.code, details: error.details }, failedAt: at.toISOString() }, at);
+      }
+    });
+  }
+}
