@@ -165,7 +165,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       timeoutMs: config.webhookTimeoutMs,
       resolve: opts.webhookResolver ?? systemResolver,
     }),
-    integrations: new IntegrationRegistry(opts.integrationAdapters ?? builtInAdapters()),
+    integrations: new IntegrationRegistry(opts.integrationAdapters ?? builtInAdapters(config)),
   };
   app.decorate('deps', deps);
   const workers = buildWorkers(deps, { monitoringSources: opts.monitoringSources ?? noMonitoringSources });

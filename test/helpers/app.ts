@@ -39,8 +39,11 @@ export interface TestAppOptions {
   monitoringSources?: MonitoringSources;
   /** DNS for webhook targets; default: none (a lookup fails the test's request: no network in tests). */
   webhookResolver?: HostResolver;
-  /** Integration vendor adapters; default: one fake ELD adapter (vendor `fake_eld`) that passes its test and syncs nothing. */
-  integrationAdapters?: IntegrationAdapter[];
+  /**
+   * Integration vendor adapters; default: one fake ELD adapter (vendor `fake_eld`) that passes its test
+   * and syncs nothing. 'built-in': the app's own adapters, configured from `env` as in production.
+   */
+  integrationAdapters?: IntegrationAdapter[] | 'built-in';
   /** Captures the app's logs (set env LOG_LEVEL to see more than the default silence). */
   logStream?: NodeJS.WritableStream;
 }
@@ -67,7 +70,7 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
   const mailer = new MemoryMailer();
   const clock = opts.clock ?? new FakeClock(new Date());
   const app = await buildApp({ config, db, mailer, clock: opts.realClock ? undefined : clock, rateLimits: opts.rateLimits, monitoringSources: opts.monitoringSources, webhookResolver: opts.webhookResolver ?? noDns,
-    integrationAdapters: opts.integrationAdapters ?? [new FakeIntegrationAdapter()],
+    integrationAdapters: opts.integrationAdapters === 'built-in' ? undefined : (opts.integrationAdapters ?? [new FakeIntegrationAdapter()]),
     logStream: opts.logStream,
   });
   await app.ready();

@@ -1,3 +1,5 @@
+import type { Config } from '../../config.js';
+import { SamsaraAdapter } from '../../adapters/integrations/samsara/adapter.js';
 import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
 
 /**
@@ -27,6 +29,6 @@ export class IntegrationRegistry {
 }
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
-export function builtInAdapters(): IntegrationAdapter[] {
-  return [];
+export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl'>): IntegrationAdapter[] {
+  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl })];
 }

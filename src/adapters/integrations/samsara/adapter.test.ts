@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sleep } from '../http.js';
 import { IntegrationError, type EldSyncResult, type SyncContext } from '../port.js';
-import { SAMSARA_API_VERSION, SamsaraAdapter, samsaraBaseUrlFromEnv } from './adapter.js';
+import { SAMSARA_API_VERSION, SamsaraAdapter } from './adapter.js';
 import { mapDutyStatus } from './mapping.js';
 import { startSamsaraSandbox, type SamsaraSandbox } from './sandbox.js';
 
@@ -113,9 +113,9 @@ describe('SamsaraAdapter against the sandbox', () => {
     ]);
   });
 
-  it('reads SAMSARA_BASE_URL for its default base URL', () => {
-    expect(samsaraBaseUrlFromEnv({ SAMSARA_BASE_URL: 'http://127.0.0.1:9999' })).toBe('http://127.0.0.1:9999');
-    expect(samsaraBaseUrlFromEnv({})).toBe('https://api.samsara.com');
+  it('talks to https://api.samsara.com unless given a base URL (the app passes SAMSARA_BASE_URL)', () => {
+    expect((new SamsaraAdapter() as unknown as { baseUrl: string }).baseUrl).toBe('https://api.samsara.com');
+    expect((new SamsaraAdapter({ baseUrl: 'http://127.0.0.1:9999' }) as unknown as { baseUrl: string }).baseUrl).toBe('http://127.0.0.1:9999');
   });
 
   it('maps every Samsara duty status', () => {

@@ -16,7 +16,7 @@ export const SAMSARA_LOG_WINDOW_MS = 24 * 3_600_000;
 const PAGE_LIMIT = 512;
 
 export interface SamsaraAdapterOptions {
-  /** Default: SAMSARA_BASE_URL from the environment, else https://api.samsara.com. */
+  /** Default https://api.samsara.com; the app passes SAMSARA_BASE_URL (config.ts) when set. */
   baseUrl?: string;
   timeoutMs?: number;
   maxAttempts?: number;
@@ -29,9 +29,6 @@ export interface SamsaraAdapterOptions {
   monotonicNow?: () => number;
 }
 
-export function samsaraBaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.SAMSARA_BASE_URL?.trim() || SAMSARA_DEFAULT_BASE_URL;
-}
 
 export class SamsaraAdapter implements IntegrationAdapter {
   readonly info: VendorInfo = {
@@ -48,7 +45,7 @@ export class SamsaraAdapter implements IntegrationAdapter {
   private readonly baseUrl: string;
 
   constructor(private readonly options: SamsaraAdapterOptions = {}) {
-    this.baseUrl = options.baseUrl ?? samsaraBaseUrlFromEnv();
+    this.baseUrl = options.baseUrl ?? SAMSARA_DEFAULT_BASE_URL;
   }
 
   validateConfig(config: Record<string, unknown>): string[] {
