@@ -40,7 +40,7 @@ export async function visibleAlert(tx: Tx, ctx: TenantContext, id: string, forUp
 /**
  * What people do with alerts: acknowledge, resolve, snooze and annotate. Each change commits with its
  * event (alert.updated / alert.resolved) in the outbox, so SSE, Socket.IO and webhooks all hear of it.
- * Used by the REST API and by Socket.IO's `alert:acknowledge`.
+ * Used by the REST API and by Socket.IO's `alert:acknowledge` (reading alerts and notes: alerts.reports.ts).
  */
 export function alertsService(deps: Pick<Deps, 'db' | 'clock'>) {
   const { db, clock } = deps;
@@ -59,10 +59,6 @@ export function alertsService(deps: Pick<Deps, 'db' | 'clock'>) {
   }
 
   return {
-    async get(ctx: TenantContext, id: string): Promise<AlertRecord> {
-      return db.tenant(ctx.tenantId, (tx) => visibleAlert(tx, ctx, id, false));
-    },
-
     /** ACTIVE or SNOOZED → ACKNOWLEDGED (someone is on it). Acknowledging twice is a 400. */
     async acknowledge(ctx: TenantContext, id: string, note?: string): Promise<AlertRecord> {
       const now = clock.now();
@@ -128,24 +124,6 @@ export function alertsService(deps: Pick<Deps, 'db' | 'clock'>) {
         return note;
       });
     },
-
-    async notes(ctx: TenantContext, id: string): Promise<AlertNote[]> {
-      return db.tenant(ctx.tenantId, async (tx) => {
-        await visibleAlert(tx, ctx, id, false);
-        const { rows } = await tx.query<Record<string, unknown>>(
-          'SELECT id, alert_id, author_id, text, created_at FROM alert_notes WHERE tenant_id = $1 AND alert_id = $2 ORDER BY created_at, id',
-          [ctx.tenantId, id],
-        );
-        return rows.map((r) => ({
-          id: r.id as string,
-          alertId: r.alert_id as string,
-          authorId: r.author_id as string,
-          text: r.text as string,
-          createdAt: new Date(r.created_at as string | Date).toISOString(),
-        }));
-      });
-    },
   };
 }
 
-export type AlertsService = ReturnType<typeof alertsService>;
