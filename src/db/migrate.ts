@@ -2,6 +2,7 @@ import foundation from './migrations/001_foundation.js';
 import planning from './migrations/002_planning.js';
 import monitoring from './migrations/003_monitoring.js';
 import integrations from './migrations/004_integrations.js';
+import integrationData from './migrations/005_integration_data.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -15,6 +16,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '002_planning', sql: planning },
   { id: '003_monitoring', sql: monitoring },
   { id: '004_integrations', sql: integrations },
+  { id: '005_integration_data', sql: integrationData },
 ];
 
 /**

@@ -4,6 +4,7 @@ import { openSecret, sealSecret } from '../../infra/secrets.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
+import { resolveSyncFailedAlert } from './integrations.alerts.js';
 import { configProblems, scrub, scrubDeep } from './integrations.config.js';
 import {
   deleteIntegration,
@@ -215,7 +216,11 @@ export function integrationsService(deps: Deps) {
     },
 
     async remove(ctx: TenantContext, id: string): Promise<void> {
-      const gone = await db.tenant(ctx.tenantId, (tx) => deleteIntegration(tx, ctx.tenantId, id));
+      const gone = await db.tenant(ctx.tenantId, async (tx) => {
+        const deleted = await deleteIntegration(tx, ctx.tenantId, id);
+        if (deleted) await resolveSyncFailedAlert(tx, ctx.tenantId, id, 'The integration was deleted', clock.now());
+        return deleted;
+      });
       if (!gone) throw notFound('Integration');
     },
 
@@ -230,6 +235,7 @@ export function integrationsService(deps: Deps) {
         const current = await findIntegration(tx, ctx.tenantId, id, true);
         if (!current) throw notFound('Integration');
         if (current.status === 'DISABLED') return current;
+        await resolveSyncFailedAlert(tx, ctx.tenantId, id, 'The integration was disabled', clock.now());
         return updateIntegration(tx, ctx.tenantId, id, { status: 'DISABLED', next_sync_at: null, locked_until: null, sync_started_at: null }, clock.now());
       });
       return publicIntegration(row!);

@@ -4,6 +4,8 @@ import type { Database, Tx } from '../../db/types.js';
 import type { Clock } from '../../lib/time.js';
 import type { Worker } from '../../workers/loop.js';
 import type { FastifyBaseLogger } from 'fastify';
+import { applySyncResult } from './apply/index.js';
+import { raiseSyncFailedAlert, resolveSyncFailedAlert } from './integrations.alerts.js';
 import type { IntegrationRegistry } from './integrations.registry.js';
 import { claimDueSyncs, updateIntegration, type ClaimedSync } from './integrations.repository.js';
 import { failureOf, openConfig } from './integrations.service.js';
@@ -19,7 +21,7 @@ export interface SyncOptions {
 
 export const DEFAULT_SYNC_OPTIONS: SyncOptions = { batch: 8, leaseMs: 10 * 60_000, timeoutMs: 5 * 60_000 };
 
-/** How many records of each kind a sync returned (this slice stores counts; applying the records comes next). */
+/** How many records of each kind a sync returned (beside what applying them changed). */
 export function syncCounts(r: SyncResult): Record<string, number> {
   switch (r.kind) {
     case 'ELD':
@@ -79,7 +81,7 @@ export class IntegrationSyncWorker implements Worker {
   private async syncOne(c: ClaimedSync, now: Date): Promise<void> {
     const { tenantId, row } = c;
     let config: Record<string, unknown> = {};
-    let outcome: { ok: true; counts: Record<string, number> } | { ok: false; error: { code: string; details: string } };
+    let outcome: { ok: true; result: SyncResult } | { ok: false; error: { code: string; details: string } };
     try {
       config = openConfig(this.io.encryptionKey, row.configCiphertext);
       const adapter = this.io.registry.get(row.vendor);
@@ -87,7 +89,7 @@ export class IntegrationSyncWorker implements Worker {
       const signal = AbortSignal.timeout(this.opts.timeoutMs);
       const ctx = await this.db.tenant(tenantId, (tx) => loadContext(tx, tenantId, now, signal));
       const result = await adapter.sync(config, ctx);
-      outcome = { ok: true, counts: syncCounts(result) };
+      outcome = { ok: true, result };
     } catch (err) {
       const failure =
         err instanceof Error && err.name === 'NoAdapter' ? { code: 'INVALID_CONFIG' as const, details: `No adapter for vendor ${row.vendor} in this service` } : failureOf(err, config);
@@ -103,15 +105,23 @@ export class IntegrationSyncWorker implements Worker {
           tx,
           tenantId,
           row.id,
-          { status: 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, last_sync_counts: outcome.counts, locked_until: null, sync_started_at: null },
+          { status: 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, locked_until: null, sync_started_at: null },
           at,
           fence,
         );
-        if (done) await emitEvent(tx, tenantId, 'integration.sync_completed', { integrationId: row.id, vendor: row.vendor, category: row.category, counts: outcome.counts, syncedAt: at.toISOString(), nextSyncAt: next.toISOString() }, at);
+        if (!done) return;
+        // The row is locked by the update: the data lands with the status, or neither does.
+        const applied = await applySyncResult(tx, { tenantId, integrationId: row.id, vendor: row.vendor }, outcome.result, at);
+        const counts = { ...syncCounts(outcome.result), ...applied };
+        await updateIntegration(tx, tenantId, row.id, { last_sync_counts: counts }, at);
+        await resolveSyncFailedAlert(tx, tenantId, row.id, `${row.vendor} synced again`, at);
+        await emitEvent(tx, tenantId, 'integration.sync_completed', { integrationId: row.id, vendor: row.vendor, category: row.category, counts, syncedAt: at.toISOString(), nextSyncAt: next.toISOString() }, at);
       } else {
         const error = outcome.error as { code: 'VENDOR_ERROR'; details: string };
         const done = await updateIntegration(tx, tenantId, row.id, { status: 'ERROR', last_error: { ...error, at: at.toISOString() }, next_sync_at: null, locked_until: null, sync_started_at: null }, at, fence);
-        if (done) await emitEvent(tx, tenantId, 'integration.sync_failed', { integrationId: row.id, vendor: row.vendor, category: row.category, error: { code: error.code, details: error.details }, failedAt: at.toISOString() }, at);
+        if (!done) return;
+        await emitEvent(tx, tenantId, 'integration.sync_failed', { integrationId: row.id, vendor: row.vendor, category: row.category, error: { code: error.code, details: error.details }, failedAt: at.toISOString() }, at);
+        await raiseSyncFailedAlert(tx, tenantId, { integrationId: row.id, name: row.name, vendor: row.vendor, category: row.category, code: error.code, details: error.details, failedAt: at.toISOString() }, at);
       }
     });
   }
