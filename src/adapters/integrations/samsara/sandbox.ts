@@ -3,8 +3,9 @@
  * adapter uses (see /work/shared/vendor-apis/samsara-openapi-subset.json), seeded with a small fleet,
  * with Bearer-token checks, cursor pagination and fault injection for tests and the demo.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startSandboxServer, type SandboxFault, type SandboxRequest } from '../sandbox-kit.js';
+
+export type { SandboxFault } from '../sandbox-kit.js';
 
 export interface SamsaraDriver {
   id: string;
@@ -79,21 +80,9 @@ export interface SamsaraSandboxState {
   faultCodes: Map<string, SamsaraFaultCodes>;
   fuelPercents: Map<string, { time: string; value: number }>;
   /** Every request received (path and query), in order: tests count attempts. */
-  requests: { path: string; query: Record<string, string>; authorized: boolean }[];
-  /** Injected failures, consulted in order before serving a request. */
-  faults: SandboxFault[];
+  requests: SandboxRequest[];
   /** Default and maximum page size (Samsara's is 512; small here so pagination shows). */
   pageSize: number;
-}
-
-export interface SandboxFault {
-  /** Only requests to this path (e.g. '/fleet/drivers'); every path when absent. */
-  path?: string;
-  kind: 'rate-limit' | 'server-error' | 'hang' | 'not-found';
-  /** How many requests it affects; Infinity for all. */
-  times: number;
-  /** For rate-limit: the Retry-After header value (seconds or an HTTP date). */
-  retryAfter?: string;
 }
 
 export interface SamsaraSandboxOptions {
@@ -217,7 +206,7 @@ export function seedSamsaraState(now: Date, token: string, pageSize: number): Sa
     ['281474976710002', { time: iso(now, -2), value: 18 }],
     ['281474976710003', { time: iso(now, -3), value: 90 }],
   ]);
-  return { org: { id: '9001', name: 'Sandbox Freight LLC' }, token, drivers, vehicles, clocks, logs, locations, faultCodes, fuelPercents, requests: [], faults: [], pageSize };
+  return { org: { id: '9001', name: 'Sandbox Freight LLC' }, token, drivers, vehicles, clocks, logs, locations, faultCodes, fuelPercents, requests: [], pageSize };
 }
 
 function paginate<T>(items: T[], query: URLSearchParams, pageSize: number): { data: T[]; pagination: { endCursor: string; hasNextPage: boolean } } | undefined {
@@ -286,48 +275,16 @@ function route(state: SamsaraSandboxState, path: string, query: URLSearchParams)
 
 export async function startSamsaraSandbox(options: SamsaraSandboxOptions = {}): Promise<SamsaraSandbox> {
   const state = seedSamsaraState(options.now ?? new Date(), options.token ?? SANDBOX_TOKEN, options.pageSize ?? 2);
-  const hanging = new Set<ServerResponse>();
-
-  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const authorized = req.headers.authorization === `Bearer ${state.token}`;
-    state.requests.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), authorized });
-    const fault = state.faults.find((f) => f.times > 0 && (f.path === undefined || f.path === url.pathname));
-    if (fault) {
-      fault.times -= 1;
-      if (fault.kind === 'hang') {
-        hanging.add(res);
-        res.on('close', () => hanging.delete(res));
-        return;
-      }
-      if (fault.kind === 'rate-limit') return send(res, 429, { message: 'Rate limit exceeded' }, fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter });
-      if (fault.kind === 'server-error') return send(res, 500, { message: 'Internal server error' });
-      return send(res, 404, { message: 'Not found' });
-    }
-    if (req.method !== 'GET') return send(res, 405, { message: 'Method not allowed' });
-    // Echoes the presented credential, as some vendors do: the client must never let it into an error.
-    if (!authorized) return send(res, 401, { message: `Unauthorized: invalid token ${String(req.headers.authorization ?? '')}` });
-    const { status, body } = route(state, url.pathname, url.searchParams);
-    send(res, status, body);
-  };
-
-  const server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    state,
-    inject: (fault) => void state.faults.push({ ...fault }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = await startSandboxServer({
+    port: options.port,
+    authorized: ({ headers }) => headers.authorization === `Bearer ${state.token}`,
+    handle: ({ method, url, headers }) => {
+      if (method !== 'GET') return { status: 405, body: { message: 'Method not allowed' } };
+      // Echoes the presented credential, as some vendors do: the client must never let it into an error.
+      if (headers.authorization !== `Bearer ${state.token}`) return { status: 401, body: { message: `Unauthorized: invalid token ${String(headers.authorization ?? '')}` } };
+      return route(state, url.pathname, url.searchParams);
+    },
+  });
+  state.requests = server.requests;
+  return { url: server.url, state, inject: server.inject, close: server.close };
 }
