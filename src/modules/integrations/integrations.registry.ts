@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { McLeodAdapter } from '../../adapters/integrations/mcleod/adapter.js';
 import { SamsaraAdapter } from '../../adapters/integrations/samsara/adapter.js';
 import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
 
@@ -30,5 +31,6 @@ export class IntegrationRegistry {
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
 export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl'>): IntegrationAdapter[] {
-  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl })];
+  // McLeod is hosted per customer: its base URL is the integration's apiUrl, not a service setting.
+  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }), new McLeodAdapter()];
 }
