@@ -17,9 +17,10 @@ export interface VendorSandbox {
   vendor: string;
   /** The environment variable that points the service at this vendor (absent: the config carries the URL). */
   envVar?: string;
-  start(options: { now?: Date; port?: number }): Promise<RunningSandbox>;
-  /** A config that passes the connection test against the running sandbox. */
-  config(sandbox: RunningSandbox): Record<string, unknown>;
+  /** `secret`: the credential the sandbox accepts (default: its documented sandbox credential). */
+  start(options: { now?: Date; port?: number; secret?: string }): Promise<RunningSandbox>;
+  /** A config that passes the connection test against the running sandbox (`secret` as passed to start). */
+  config(sandbox: RunningSandbox, secret?: string): Record<string, unknown>;
   /** The config's credential fields (a canary test plants its value in them). */
   secretFields: string[];
 }
@@ -28,8 +29,8 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
   {
     vendor: 'samsara',
     envVar: 'SAMSARA_BASE_URL',
-    start: (o) => startSamsaraSandbox({ now: o.now, port: o.port, pageSize: 512 }),
-    config: () => ({ apiToken: SANDBOX_TOKEN }),
+    start: (o) => startSamsaraSandbox({ now: o.now, port: o.port, token: o.secret, pageSize: 512 }),
+    config: (_s, secret) => ({ apiToken: secret ?? SANDBOX_TOKEN }),
     secretFields: ['apiToken'],
   },
 ];
