@@ -5,6 +5,7 @@
  * runs every vendor against its sandbox.
  */
 import type { SandboxFault } from './sandbox-kit.js';
+import { SANDBOX_API_KEY, SANDBOX_BASE_PATH, SANDBOX_COMPANY_ID, startMcLeodSandbox } from './mcleod/sandbox.js';
 import { SANDBOX_TOKEN, startSamsaraSandbox } from './samsara/sandbox.js';
 
 export interface RunningSandbox {
@@ -32,5 +33,12 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     start: (o) => startSamsaraSandbox({ now: o.now, port: o.port, token: o.secret, pageSize: 512 }),
     config: (_s, secret) => ({ apiToken: secret ?? SANDBOX_TOKEN }),
     secretFields: ['apiToken'],
+  },
+  {
+    // Hosted per customer: the instance URL is part of the config, no env var.
+    vendor: 'mcleod',
+    start: (o) => startMcLeodSandbox({ now: o.now, port: o.port, apiKey: o.secret }),
+    config: (s, secret) => ({ apiUrl: `${s.url}${SANDBOX_BASE_PATH}`, apiKey: secret ?? SANDBOX_API_KEY, companyId: SANDBOX_COMPANY_ID }),
+    secretFields: ['apiKey'],
   },
 ];

@@ -105,7 +105,7 @@ describe.each(DB_KINDS)('the McLeod integration against its sandbox (%s)', (kind
     expect(await testWith(config({ apiUrl: `${sandbox.url}/wrong` }))).toMatchObject({ testResult: 'FAILED', error: { code: 'NOT_FOUND' } });
     sandbox.inject({ kind: 'rate-limit', times: 4, retryAfter: '1' });
     expect(await testWith(config())).toMatchObject({ testResult: 'FAILED', error: { code: 'RATE_LIMITED' } });
-    sandbox.inject({ kind: 'hang', times: 1 });
+    sandbox.inject({ kind: 'hang', times: 4 });
     expect(await testWith(config())).toMatchObject({ testResult: 'FAILED', error: { code: 'TIMEOUT' } });
     sandbox.inject({ kind: 'server-error', times: 4 });
     expect(await testWith(config())).toMatchObject({ testResult: 'FAILED', error: { code: 'VENDOR_ERROR' } });
@@ -184,8 +184,7 @@ describe.each(DB_KINDS)('the McLeod integration against its sandbox (%s)', (kind
   it.each([
     ['rate-limit', 'RATE_LIMITED', 4],
     ['server-error', 'VENDOR_ERROR', 4],
-    // A hang is not retried: the shared client treats a timeout as final (the vendor may still be working).
-    ['hang', 'TIMEOUT', 1],
+    ['hang', 'TIMEOUT', 4],
   ] as const)('the vendor answering %s: the sync retries, then fails cleanly with %s', async (fault, code, attempts) => {
     const webhookId = await subscribeSyncFailed(h);
     const id = await connectIntegration(h, 'mcleod', config(), `McLeod (${fault})`);

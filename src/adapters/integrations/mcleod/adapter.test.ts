@@ -92,8 +92,14 @@ describe('McLeodAdapter against its sandbox', () => {
     await expect(a.sync(config(), ctx)).rejects.toMatchObject({ code: 'VENDOR_ERROR' });
   });
 
-  it('a hang is a TIMEOUT', async () => {
+  it('a hang is retried, then a TIMEOUT', async () => {
+    sandbox.inject({ kind: 'hang', times: Infinity });
+    expect(await adapter({ maxAttempts: 2 }).test(config())).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(sandbox.state.requests).toHaveLength(2);
+  });
+
+  it('a hang answered on the retry succeeds', async () => {
     sandbox.inject({ kind: 'hang', times: 1 });
-    expect(await adapter().test(config())).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(await adapter().test(config())).toMatchObject({ ok: true });
   });
 });
