@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { FakeClock } from '../../../test/helpers/clock.js';
 import { DB_KINDS } from '../../../test/helpers/db.js';
-import { createApiKey, createDriver, createTenant } from '../../../test/helpers/factories.js';
+import { createApiKey, createTenant } from '../../../test/helpers/factories.js';
+import { activeRouteForLoad, dallasHoustonStops } from '../../../test/helpers/visibility.js';
 import { apiCall, connectIntegration, expectSyncFailedCleanly, hookDns, runSyncPass, subscribeSyncFailed, type IntegrationHarness } from '../../../test/helpers/integrations.js';
 import { Project44Adapter } from '../../adapters/integrations/project44/adapter.js';
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, SHIPMENTS_PATH, startProject44Sandbox, statusPath, type Project44Sandbox } from '../../adapters/integrations/project44/sandbox.js';
@@ -21,26 +22,8 @@ const CONFIG = { clientId: SANDBOX_CLIENT_ID, clientSecret: SANDBOX_CLIENT_SECRE
 const SYNC_INTERVAL_MS = 15 * 60_000;
 const byRoute = (a: { route_id: string }, b: { route_id: string }): number => (a.route_id < b.route_id ? -1 : a.route_id > b.route_id ? 1 : 0);
 
-/** A load with this reference, a new driver, and a route for them over `stops`, planned and activated. */
-export async function activeRouteForLoad(h: IntegrationHarness, referenceNumber: string, stops: unknown[], departureTime: string): Promise<{ routeId: string; loadId: string }> {
-  const load = await apiCall(h, 'POST', '/api/v1/loads', { referenceNumber });
-  const driver = await createDriver(h.t.app, h.auth);
-  const plan = await apiCall(h, 'POST', '/api/v1/routes/plan', {
-    driverId: driver.id,
-    loadId: load.id,
-    departureTime,
-    stops,
-    driverState: { hoursDriven: 0, onDutyHours: 0, hoursSinceBreak: 0, cycleHoursUsed: 0 },
-  });
-  await apiCall(h, 'POST', `/api/v1/routes/${plan.id as string}/activate`);
-  return { routeId: plan.id as string, loadId: load.id as string };
-}
-
 /** Dallas → Houston, delivery window [now+2 h, now+4 h]; the sandbox predicts Houston at now+4.5 h. */
-export const HOUSTON_ROUTE = [
-  { name: 'Dallas Shipper', latitude: 32.7767, longitude: -96.797, type: 'ORIGIN' },
-  { name: 'Houston Receiver', latitude: 29.7604, longitude: -95.3698, type: 'DELIVERY', dockDurationHours: 1, appointment: { earliest: at(120), latest: at(240) } },
-];
+const HOUSTON_ROUTE = dallasHoustonStops(at(120), at(240));
 
 describe.each(DB_KINDS)('the project44 integration against its sandbox (%s)', (kind) => {
   let t: TestApp;

@@ -114,8 +114,9 @@ export class Project44Adapter implements IntegrationAdapter {
       const page = await this.listPage(creds, 0, 1, signal);
       return {
         ok: true,
-        message: `Connected to project44 (${creds.environment})`,
-        details: { environment: creds.environment, shipments: typeof page.totalElements === 'number' ? page.totalElements : page.shipments.length, apiVersion: PROJECT44_API_VERSION, latency: `${Math.round(clock() - started)} ms` },
+        // No config value in the message or details: the service scrubs every one of them as a credential.
+        message: 'Connected to project44',
+        details: { shipments: typeof page.totalElements === 'number' ? page.totalElements : page.shipments.length, apiVersion: PROJECT44_API_VERSION, latency: `${Math.round(clock() - started)} ms` },
       };
     } catch (err) {
       if (err instanceof IntegrationError) return failure(err.code, err.details);
