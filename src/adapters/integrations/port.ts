@@ -18,6 +18,8 @@ export interface VendorInfo {
   /** Minutes. */
   defaultSyncInterval: number;
   documentationUrl?: string;
+  /** The config fields that hold credentials; absent: every field is treated as one. */
+  secretFields?: string[];
 }
 
 /** The spec's connection-test failure codes (AUTH_FAILED is the spec's; the rest are ours). */
