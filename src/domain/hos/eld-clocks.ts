@@ -8,6 +8,9 @@
 import type { HosLimits } from './rules.js';
 import { HOUR_MS, type DutyStatus, type HosClocks } from './types.js';
 
+/** An ELD's clocks older than this are no longer used (the duty-status log is). */
+export const ELD_CLOCKS_MAX_AGE_MS = 12 * HOUR_MS;
+
 /** What an ELD reported, durations in ms as vendors give them. */
 export interface EldReportedClocks {
   currentStatus: DutyStatus;

@@ -11,12 +11,10 @@
 import type { Database, Tx } from '../../db/types.js';
 import type { EtaPrediction, FaultCode, WeatherHazard } from '../../domain/alerts/types.js';
 import { nearestPointOnPath, type LatLng } from '../../domain/geo/index.js';
-import type { EldReportedClocks } from '../../domain/hos/eld-clocks.js';
-import type { DutyStatus } from '../../domain/hos/types.js';
+import { ELD_CLOCKS_MAX_AGE_MS } from '../../domain/hos/eld-clocks.js';
+import { toEldClocks } from '../hos/eld-clocks.repository.js';
 import { NO_SIGNALS, type MonitoredRoute, type MonitoringSources, type RouteSignals } from './monitoring.sources.js';
 
-/** An ELD's clocks older than this are no longer used (the duty-status log is). */
-export const ELD_CLOCKS_MAX_AGE_MS = 12 * 3_600_000;
 /** A hazard farther than this from the path ahead is not in the truck's path. */
 export const HAZARD_PATH_RADIUS_MILES = 25;
 /** Integrations in these statuses count as a configured source (a failing one still is one). */
@@ -91,17 +89,7 @@ export function dbMonitoringSources(db: Database): MonitoringSources {
         const key = `${route.tenantId}|${route.routeId}`;
         const signal: RouteSignals = { ...NO_SIGNALS, etaPredictions: [], integrationFailures: [] };
         const c = clocks.get(`${route.tenantId}|${route.driverId}`);
-        if (c) {
-          const reported: EldReportedClocks = {
-            currentStatus: c.current_status as DutyStatus,
-            driveRemainingMs: Number(c.drive_remaining_ms),
-            shiftRemainingMs: Number(c.shift_remaining_ms),
-            cycleRemainingMs: Number(c.cycle_remaining_ms),
-            breakRemainingMs: c.break_remaining_ms === null ? null : Number(c.break_remaining_ms),
-            syncedAt: ms(c.synced_at),
-          };
-          signal.eldClocks = { source: c.source as string, reported };
-        }
+        if (c) signal.eldClocks = toEldClocks(c);
         if (has.has(`${route.tenantId}|ELD`) && route.vehicleId !== null) {
           signal.faults = (faults.get(`${route.tenantId}|${route.vehicleId}`) ?? []).map((f) => ({ code: f.code, description: f.description, severity: f.severity, active: f.active, at: ms(f.since) }));
         }
