@@ -125,7 +125,7 @@ describe.each(DB_KINDS)('the Motive integration against its sandbox (%s)', (kind
     { code: 'NOT_FOUND', fault: { path: '/v1/users', kind: 'not-found', times: 1 }, attempts: 1 },
     { code: 'RATE_LIMITED', fault: { path: '/v1/users', kind: 'rate-limit', times: 4, retryAfter: '2' }, attempts: 4 },
     { code: 'VENDOR_ERROR', fault: { path: '/v1/users', kind: 'server-error', times: 4 }, attempts: 4 },
-    { code: 'TIMEOUT', fault: { path: '/v1/users', kind: 'hang', times: 1 }, attempts: 1 },
+    { code: 'TIMEOUT', fault: { path: '/v1/users', kind: 'hang', times: 4 }, attempts: 4 },
   ];
   for (const c of testFailures) {
     it(`fails the connection test with ${c.code} (${c.fault.kind}, ${c.attempts} request(s))`, async () => {
@@ -242,7 +242,7 @@ describe.each(DB_KINDS)('the Motive integration against its sandbox (%s)', (kind
   const syncFailures: { code: string; fault: SandboxFault; attempts: number }[] = [
     { code: 'RATE_LIMITED', fault: { path: '/v1/available_time', kind: 'rate-limit', times: 4, retryAfter: '1' }, attempts: 4 },
     { code: 'VENDOR_ERROR', fault: { path: '/v1/hos_logs', kind: 'server-error', times: 4 }, attempts: 4 },
-    { code: 'TIMEOUT', fault: { path: '/v1/vehicle_locations', kind: 'hang', times: 1 }, attempts: 1 },
+    { code: 'TIMEOUT', fault: { path: '/v1/vehicle_locations', kind: 'hang', times: 4 }, attempts: 4 },
   ];
   for (const c of syncFailures) {
     it(`a sync whose vendor keeps answering ${c.fault.kind} on ${c.fault.path} is retried (${c.attempts}) then fails cleanly with ${c.code}`, async () => {

@@ -156,7 +156,7 @@ describe('MotiveAdapter against the sandbox', () => {
       { name: '404 → NOT_FOUND', fault: { path: '/v1/users', kind: 'not-found', times: Infinity }, code: 'NOT_FOUND', attempts: 1 },
       { name: '429 until retries are spent → RATE_LIMITED', fault: { path: '/v1/users', kind: 'rate-limit', times: Infinity, retryAfter: '1' }, code: 'RATE_LIMITED', attempts: 3 },
       { name: '500 → VENDOR_ERROR', fault: { path: '/v1/users', kind: 'server-error', times: Infinity }, code: 'VENDOR_ERROR', attempts: 3 },
-      { name: 'hang → TIMEOUT', fault: { path: '/v1/users', kind: 'hang', times: Infinity }, code: 'TIMEOUT', attempts: 1 },
+      { name: 'hang → TIMEOUT after retries', fault: { path: '/v1/users', kind: 'hang', times: Infinity }, code: 'TIMEOUT', attempts: 3 },
     ] as const;
     for (const c of cases) {
       it(`fails on ${c.name}`, async () => {
@@ -239,12 +239,19 @@ describe('MotiveAdapter against the sandbox', () => {
       expect(byPath('/v1/available_time')).toHaveLength(0);
     });
 
-    it('times out on a hanging Motive without retrying the hang', async () => {
+    it('retries a hanging Motive (a GET is safe to repeat), then times out', async () => {
       sandbox.inject({ path: '/v1/vehicle_locations', kind: 'hang', times: Infinity });
       const error = await failureOf(adapter({ timeoutMs: 150 }).sync(config, ctx()));
       expect(error.code).toBe('TIMEOUT');
-      expect(error.details).toBe('GET /v1/vehicle_locations: no answer within 150 ms');
-      expect(byPath('/v1/vehicle_locations')).toHaveLength(1);
+      expect(error.details).toBe('GET /v1/vehicle_locations: no answer within 150 ms after 3 attempts');
+      expect(byPath('/v1/vehicle_locations')).toHaveLength(3);
+      expect(waits).toEqual([100, 200]);
+    });
+
+    it('succeeds when Motive answers after a hang', async () => {
+      sandbox.inject({ path: '/v1/hos_logs', kind: 'hang', times: 1 });
+      expect(await adapter({ timeoutMs: 150 }).sync(config, ctx())).toEqual(EXPECTED);
+      expect(byPath('/v1/hos_logs')).toHaveLength(1 + 5);
     });
 
     it('throws AUTH_FAILED on a wrong key without the key', async () => {
