@@ -2,8 +2,9 @@
  * The Motive adapter through the public API, against the local Motive sandbox: the built-in adapter
  * reaches MOTIVE_BASE_URL and is listed among the vendors; a connection test succeeds (ACTIVE) or fails
  * with AUTH_FAILED, NOT_FOUND, RATE_LIMITED, TIMEOUT or VENDOR_ERROR; a sync run by the integrations
- * worker completes with its counts (and again with the same counts); a sync whose vendor answers 429 /
- * 500 or hangs is retried (sandbox requests counted) and then fails cleanly.
+ * worker lands every field in the HOS records, duty-status logs, vehicle telemetry and route positions
+ * (and monitoring turns a fault code into VEHICLE_FAULT), a second sync changes nothing; a sync whose
+ * vendor answers 429 / 500 or hangs is retried (sandbox requests counted) and then fails cleanly.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MotiveAdapter } from '../../adapters/integrations/motive/adapter.js';
@@ -237,6 +238,11 @@ describe.each(DB_KINDS)('the Motive integration against its sandbox (%s)', (kind
       expect(eldPart(s2.hos[k])).toEqual(eldPart(s1.hos[k]));
       expect(s2.hos[k].lastSyncedAt).toBe('2026-01-15T18:15:00.000Z');
     }
+
+    // What monitoring makes of it: UNIT-1's open coolant-temperature code (WARNING) on Alice's route.
+    await t.app.workers.get('monitoring').worker.runOnce(t.clock.now());
+    const alerts = (await apiCall(h, 'GET', `/api/v1/alerts?routePlanId=${routeId}&status=ACTIVE`)).data as { type: string }[];
+    expect(alerts.map((a) => a.type)).toContain('VEHICLE_FAULT');
   });
 
   const syncFailures: { code: string; fault: SandboxFault; attempts: number }[] = [
