@@ -6,6 +6,8 @@
  */
 import { MOTIVE_SANDBOX_API_KEY, startMotiveSandbox } from './motive/sandbox.js';
 import type { SandboxFault } from './sandbox-kit.js';
+import { SANDBOX_API_KEY, SANDBOX_BASE_PATH, SANDBOX_COMPANY_ID, startMcLeodSandbox } from './mcleod/sandbox.js';
+import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, startProject44Sandbox } from './project44/sandbox.js';
 import { SANDBOX_TOKEN, startSamsaraSandbox } from './samsara/sandbox.js';
 
 export interface RunningSandbox {
@@ -40,5 +42,19 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     start: (o) => startMotiveSandbox({ now: o.now, port: o.port, apiKey: o.secret, pageSize: 100 }),
     config: (_s, secret) => ({ apiKey: secret ?? MOTIVE_SANDBOX_API_KEY }),
     secretFields: ['apiKey'],
+  },
+  {
+    // Hosted per customer: the instance URL is part of the config, no env var.
+    vendor: 'mcleod',
+    start: (o) => startMcLeodSandbox({ now: o.now, port: o.port, apiKey: o.secret }),
+    config: (s, secret) => ({ apiUrl: `${s.url}${SANDBOX_BASE_PATH}`, apiKey: secret ?? SANDBOX_API_KEY, companyId: SANDBOX_COMPANY_ID }),
+    secretFields: ['apiKey'],
+  },
+  {
+    vendor: 'project44',
+    envVar: 'PROJECT44_BASE_URL',
+    start: (o) => startProject44Sandbox({ now: o.now, port: o.port, clientSecret: o.secret }),
+    config: (_s, secret) => ({ clientId: SANDBOX_CLIENT_ID, clientSecret: secret ?? SANDBOX_CLIENT_SECRET, environment: 'sandbox' }),
+    secretFields: ['clientSecret'],
   },
 ];
