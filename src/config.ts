@@ -44,6 +44,8 @@ export interface Config {
   osrmUrl: string | undefined;
   /** The Samsara API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   samsaraBaseUrl: string | undefined;
+  /** The Motive API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  motiveBaseUrl: string | undefined;
   /** Overrides project44's hosts (both environments): the local sandbox in tests and the demo. */
   project44BaseUrl: string | undefined;
   apiKeyEnvironment: 'staging' | 'production';
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
   const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'osrm'] as const, 'haversine');
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   const samsaraBaseUrl = r.url('SAMSARA_BASE_URL', ['http:', 'https:']);
+  const motiveBaseUrl = r.url('MOTIVE_BASE_URL', ['http:', 'https:']);
   const project44BaseUrl = r.url('PROJECT44_BASE_URL', ['http:', 'https:']);
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
 
@@ -211,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     distanceMethod,
     osrmUrl,
     samsaraBaseUrl,
+    motiveBaseUrl,
     project44BaseUrl,
     apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),
     rateLimits: {

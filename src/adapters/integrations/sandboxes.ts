@@ -4,6 +4,7 @@
  * starts them all so a newcomer sees every kind of integration work without credentials; the canary test
  * runs every vendor against its sandbox.
  */
+import { MOTIVE_SANDBOX_API_KEY, startMotiveSandbox } from './motive/sandbox.js';
 import type { SandboxFault } from './sandbox-kit.js';
 import { SANDBOX_API_KEY, SANDBOX_BASE_PATH, SANDBOX_COMPANY_ID, startMcLeodSandbox } from './mcleod/sandbox.js';
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, startProject44Sandbox } from './project44/sandbox.js';
@@ -34,6 +35,13 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     start: (o) => startSamsaraSandbox({ now: o.now, port: o.port, token: o.secret, pageSize: 512 }),
     config: (_s, secret) => ({ apiToken: secret ?? SANDBOX_TOKEN }),
     secretFields: ['apiToken'],
+  },
+  {
+    vendor: 'motive',
+    envVar: 'MOTIVE_BASE_URL',
+    start: (o) => startMotiveSandbox({ now: o.now, port: o.port, apiKey: o.secret, pageSize: 100 }),
+    config: (_s, secret) => ({ apiKey: secret ?? MOTIVE_SANDBOX_API_KEY }),
+    secretFields: ['apiKey'],
   },
   {
     // Hosted per customer: the instance URL is part of the config, no env var.

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { McLeodAdapter } from '../../adapters/integrations/mcleod/adapter.js';
+import { MotiveAdapter } from '../../adapters/integrations/motive/adapter.js';
 import { Project44Adapter } from '../../adapters/integrations/project44/adapter.js';
 import { SamsaraAdapter } from '../../adapters/integrations/samsara/adapter.js';
 import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
@@ -31,9 +32,10 @@ export class IntegrationRegistry {
 }
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
-export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'project44BaseUrl'>): IntegrationAdapter[] {
+export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'motiveBaseUrl' | 'project44BaseUrl'>): IntegrationAdapter[] {
   return [
     new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }),
+    new MotiveAdapter({ baseUrl: config.motiveBaseUrl }),
     // McLeod is hosted per customer: its base URL is the integration's apiUrl, not a service setting.
     new McLeodAdapter(),
     new Project44Adapter({ baseUrl: config.project44BaseUrl }),
