@@ -1,4 +1,6 @@
 import type { Config } from '../../config.js';
+import { NwsAdapter } from '../../adapters/integrations/nws/adapter.js';
+import { OpenWeatherAdapter } from '../../adapters/integrations/openweather/adapter.js';
 import { SamsaraAdapter } from '../../adapters/integrations/samsara/adapter.js';
 import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
 
@@ -29,6 +31,6 @@ export class IntegrationRegistry {
 }
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
-export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl'>): IntegrationAdapter[] {
-  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl })];
+export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'openWeatherBaseUrl' | 'nwsBaseUrl'>): IntegrationAdapter[] {
+  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }), new OpenWeatherAdapter({ baseUrl: config.openWeatherBaseUrl }), new NwsAdapter({ baseUrl: config.nwsBaseUrl })];
 }
