@@ -153,7 +153,7 @@ export class VendorHttpClient {
       response = await this.fetchImpl(url, { method: 'GET', headers: this.headers, signal: combined, redirect: 'error' });
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: no answer within ${this.timeoutMs} ms`, retryable: false };
+      if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: no answer within ${this.timeoutMs} ms`, retryable: true };
       return { kind: 'fail', code: 'NETWORK_ERROR', details: `${label}: ${networkReason(err)}`, retryable: true };
     }
     try {
@@ -162,7 +162,7 @@ export class VendorHttpClient {
           return { kind: 'ok', body: await response.json() };
         } catch {
           if (signal?.aborted) throw signal.reason;
-          if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: body not received within ${this.timeoutMs} ms`, retryable: false };
+          if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: body not received within ${this.timeoutMs} ms`, retryable: true };
           return { kind: 'fail', code: 'VENDOR_ERROR', details: `${label}: ${response.status} with a body that is not JSON`, retryable: false };
         }
       }

@@ -1,6 +1,8 @@
 import type { SyncContext, SyncResult } from '../../adapters/integrations/port.js';
 import { emitEvent } from '../../db/outbox.js';
 import type { Database, Tx } from '../../db/types.js';
+import { pathAhead, samplePath } from '../../domain/geo/route-sample.js';
+import type { Segment } from '../../domain/planning/types.js';
 import type { Clock } from '../../lib/time.js';
 import type { Worker } from '../../workers/loop.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -38,8 +40,8 @@ export function syncCounts(r: SyncResult): Record<string, number> {
 }
 
 async function loadContext(tx: Tx, tenantId: string, now: Date, signal: AbortSignal): Promise<SyncContext> {
-  const drivers = await tx.query<{ id: string; license_number: string; first_name: string; last_name: string }>(
-    `SELECT id, license_number, first_name, last_name FROM drivers WHERE tenant_id = $1 AND status <> 'INACTIVE' ORDER BY id`,
+  const drivers = await tx.query<{ id: string; license_number: string; external_id: string | null; first_name: string; last_name: string }>(
+    `SELECT id, license_number, external_id, first_name, last_name FROM drivers WHERE tenant_id = $1 AND status <> 'INACTIVE' ORDER BY id`,
     [tenantId],
   );
   const vehicles = await tx.query<{ id: string; unit_number: string; eld_external_id: string | null }>(
@@ -48,12 +50,30 @@ async function loadContext(tx: Tx, tenantId: string, now: Date, signal: AbortSig
   );
   return {
     now,
-    drivers: drivers.rows.map((d) => ({ id: d.id, licenseNumber: d.license_number, externalId: null, firstName: d.first_name, lastName: d.last_name })),
+    drivers: drivers.rows.map((d) => ({ id: d.id, licenseNumber: d.license_number, externalId: d.external_id, firstName: d.first_name, lastName: d.last_name })),
     vehicles: vehicles.rows.map((v) => ({ id: v.id, unitNumber: v.unit_number, eldExternalId: v.eld_external_id })),
-    // Route points (weather, fuel along active routes) arrive with the weather and fuel adapters.
-    routePoints: [],
+    routePoints: await activeRoutePoints(tx, tenantId, now),
     signal,
   };
+}
+
+/** Points along the rest of each ACTIVE route (from its latest position), for weather and fuel. */
+async function activeRoutePoints(tx: Tx, tenantId: string, now: Date): Promise<SyncContext['routePoints']> {
+  const { rows } = await tx.query<{ id: string; segments: unknown; latitude: number | null; longitude: number | null }>(
+    `SELECT r.id, r.segments, p.latitude, p.longitude
+       FROM route_plans r
+       LEFT JOIN LATERAL (SELECT latitude, longitude FROM route_positions
+                           WHERE tenant_id = r.tenant_id AND route_id = r.id ORDER BY recorded_at DESC LIMIT 1) p ON true
+      WHERE r.tenant_id = $1 AND r.status = 'ACTIVE'
+      ORDER BY r.id`,
+    [tenantId],
+  );
+  return rows.flatMap((r) => {
+    const segments = (typeof r.segments === 'string' ? JSON.parse(r.segments) : r.segments) as Segment[];
+    const drives = segments.flatMap((s) => (s.type === 'drive' ? [{ from: s.from, to: s.to, endsAt: Date.parse(s.end_time) }] : []));
+    const position = r.latitude === null || r.longitude === null ? null : { latitude: Number(r.latitude), longitude: Number(r.longitude) };
+    return samplePath(pathAhead(drives, now.getTime(), position)).map((p) => ({ routeId: r.id, latitude: p.latitude, longitude: p.longitude }));
+  });
 }
 
 /**
