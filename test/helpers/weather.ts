@@ -1,7 +1,6 @@
 /**
- * Weather integration test support: an active route with sampled points, and — while the sync worker
- * does not yet fill `SyncContext.routePoints` — an adapter wrapper that supplies the points of the
- * routes of the tenant being synced (recognised by its drivers) when the worker gave none.
+ * Weather integration test support: an active route through the API, a wrapper that records the sync
+ * contexts an adapter was given (the route points the worker sampled), and the stored WEATHER row.
  */
 import type { IntegrationAdapter, SyncContext } from '../../src/adapters/integrations/port.js';
 import { createActiveRoute } from './factories.js';
@@ -9,31 +8,39 @@ import type { IntegrationHarness } from './integrations.js';
 
 type RoutePoint = SyncContext['routePoints'][number];
 
-/** Dallas → Oklahoma City as createActiveRoute plans it: its ends and a midpoint (about 95 miles apart each). */
-export const DALLAS = { latitude: 32.7767, longitude: -96.797 };
-export const MIDWAY = { latitude: 34.1222, longitude: -97.1567 };
-export const OKLAHOMA_CITY = { latitude: 35.4676, longitude: -97.5164 };
+/** Records the sync contexts of the adapters it wraps (newest last). */
+export class SyncContextSpy {
+  readonly contexts: SyncContext[] = [];
 
-export class RoutePointsShim {
-  /** Points by the route's driver id. */
-  readonly byDriver = new Map<string, RoutePoint[]>();
-
-  wrap<A extends IntegrationAdapter>(adapter: A): IntegrationAdapter {
+  wrap(adapter: IntegrationAdapter): IntegrationAdapter {
     return {
       info: adapter.info,
       validateConfig: (config) => adapter.validateConfig(config),
       test: (config, signal) => adapter.test(config, signal),
-      sync: (config, ctx) => adapter.sync(config, ctx.routePoints.length > 0 ? ctx : { ...ctx, routePoints: ctx.drivers.flatMap((d) => this.byDriver.get(d.id) ?? []) }),
+      sync: (config, ctx) => {
+        this.contexts.push(ctx);
+        return adapter.sync(config, ctx);
+      },
     };
+  }
+
+  /** The points of the route in the latest sync that had any. */
+  pointsOf(routeId: string): RoutePoint[] {
+    for (let i = this.contexts.length - 1; i >= 0; i--) {
+      const points = this.contexts[i]!.routePoints.filter((p) => p.routeId === routeId);
+      if (points.length > 0) return points;
+    }
+    return [];
   }
 }
 
-/** An active Dallas → Oklahoma City route sampled at `points` (default: both ends and the midpoint). */
-export async function activeRouteWithPoints(h: IntegrationHarness, shim: RoutePointsShim, points = [DALLAS, MIDWAY, OKLAHOMA_CITY]): Promise<{ routeId: string; driverId: string }> {
+/** An active Dallas → Oklahoma City route (createActiveRoute) departing now. */
+export async function activeRoute(h: IntegrationHarness): Promise<{ routeId: string; driverId: string }> {
   const { routeId, driverId } = await createActiveRoute(h.t.app, h.auth, { departureTime: h.t.clock.now().toISOString() });
-  shim.byDriver.set(driverId, points.map((p) => ({ routeId, ...p })));
   return { routeId, driverId };
 }
+
+export const OKLAHOMA_CITY = { latitude: 35.4676, longitude: -97.5164 };
 
 /** The integration's WEATHER row for the route, as stored (null when none). */
 export async function weatherRow(h: IntegrationHarness, routeId: string, integrationId: string): Promise<{ source: string; data: unknown; observedAt: string } | null> {

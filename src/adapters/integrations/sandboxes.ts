@@ -5,6 +5,8 @@
  * runs every vendor against its sandbox.
  */
 import type { SandboxFault } from './sandbox-kit.js';
+import { startNwsSandbox } from './nws/sandbox.js';
+import { OPENWEATHER_SANDBOX_KEY, startOpenWeatherSandbox } from './openweather/sandbox.js';
 import { SANDBOX_TOKEN, startSamsaraSandbox } from './samsara/sandbox.js';
 
 export interface RunningSandbox {
@@ -32,5 +34,20 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     start: (o) => startSamsaraSandbox({ now: o.now, port: o.port, token: o.secret, pageSize: 512 }),
     config: (_s, secret) => ({ apiToken: secret ?? SANDBOX_TOKEN }),
     secretFields: ['apiToken'],
+  },
+  {
+    vendor: 'openweather',
+    envVar: 'OPENWEATHER_BASE_URL',
+    start: (o) => startOpenWeatherSandbox({ now: o.now ? () => o.now! : undefined, port: o.port, apiKey: o.secret }),
+    config: (_s, secret) => ({ apiKey: secret ?? OPENWEATHER_SANDBOX_KEY }),
+    secretFields: ['apiKey'],
+  },
+  {
+    // Keyless: nothing secret to plant (the canary test skips it).
+    vendor: 'nws',
+    envVar: 'NWS_BASE_URL',
+    start: (o) => startNwsSandbox({ now: o.now ? () => o.now! : undefined, port: o.port }),
+    config: () => ({ contactEmail: 'dispatch@fleet.example' }),
+    secretFields: [],
   },
 ];
