@@ -5,8 +5,10 @@
  * runs every vendor against its sandbox.
  */
 import type { SandboxFault } from './sandbox-kit.js';
+import { SANDBOX_API_KEY, SANDBOX_BASE_PATH, SANDBOX_COMPANY_ID, startMcLeodSandbox } from './mcleod/sandbox.js';
 import { startNwsSandbox } from './nws/sandbox.js';
 import { OPENWEATHER_SANDBOX_KEY, startOpenWeatherSandbox } from './openweather/sandbox.js';
+import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, startProject44Sandbox } from './project44/sandbox.js';
 import { SANDBOX_TOKEN, startSamsaraSandbox } from './samsara/sandbox.js';
 
 export interface RunningSandbox {
@@ -34,6 +36,20 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     start: (o) => startSamsaraSandbox({ now: o.now, port: o.port, token: o.secret, pageSize: 512 }),
     config: (_s, secret) => ({ apiToken: secret ?? SANDBOX_TOKEN }),
     secretFields: ['apiToken'],
+  },
+  {
+    // Hosted per customer: the instance URL is part of the config, no env var.
+    vendor: 'mcleod',
+    start: (o) => startMcLeodSandbox({ now: o.now, port: o.port, apiKey: o.secret }),
+    config: (s, secret) => ({ apiUrl: `${s.url}${SANDBOX_BASE_PATH}`, apiKey: secret ?? SANDBOX_API_KEY, companyId: SANDBOX_COMPANY_ID }),
+    secretFields: ['apiKey'],
+  },
+  {
+    vendor: 'project44',
+    envVar: 'PROJECT44_BASE_URL',
+    start: (o) => startProject44Sandbox({ now: o.now, port: o.port, clientSecret: o.secret }),
+    config: (_s, secret) => ({ clientId: SANDBOX_CLIENT_ID, clientSecret: secret ?? SANDBOX_CLIENT_SECRET, environment: 'sandbox' }),
+    secretFields: ['clientSecret'],
   },
   {
     vendor: 'openweather',
