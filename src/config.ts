@@ -46,6 +46,10 @@ export interface Config {
   samsaraBaseUrl: string | undefined;
   /** The Motive API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   motiveBaseUrl: string | undefined;
+  /** The OpenWeather API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  openWeatherBaseUrl: string | undefined;
+  /** The National Weather Service API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  nwsBaseUrl: string | undefined;
   /** Overrides project44's hosts (both environments): the local sandbox in tests and the demo. */
   project44BaseUrl: string | undefined;
   apiKeyEnvironment: 'staging' | 'production';
@@ -184,6 +188,8 @@ export function loadConfig(env: Env = process.env): Config {
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   const samsaraBaseUrl = r.url('SAMSARA_BASE_URL', ['http:', 'https:']);
   const motiveBaseUrl = r.url('MOTIVE_BASE_URL', ['http:', 'https:']);
+  const openWeatherBaseUrl = r.url('OPENWEATHER_BASE_URL', ['http:', 'https:']);
+  const nwsBaseUrl = r.url('NWS_BASE_URL', ['http:', 'https:']);
   const project44BaseUrl = r.url('PROJECT44_BASE_URL', ['http:', 'https:']);
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
 
@@ -215,6 +221,8 @@ export function loadConfig(env: Env = process.env): Config {
     osrmUrl,
     samsaraBaseUrl,
     motiveBaseUrl,
+    openWeatherBaseUrl,
+    nwsBaseUrl,
     project44BaseUrl,
     apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),
     rateLimits: {
