@@ -14,6 +14,8 @@ import { SANDBOX_TOKEN, startSamsaraSandbox } from './samsara/sandbox.js';
 
 export interface RunningSandbox {
   url: string;
+  /** The sandbox's data, of the vendor's own type (e.g. SamsaraSandboxState): the demo rewrites it. */
+  state: unknown;
   inject(fault: SandboxFault): void;
   close(): Promise<void>;
 }
