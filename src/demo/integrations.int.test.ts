@@ -92,6 +92,9 @@ describe.each(DB_KINDS)("the demo's integrations against the vendor sandboxes (%
     expect(counts.mcleod!.loads).toBeGreaterThan(0);
     expect(counts.project44).toMatchObject({ shipments: 1, shipmentsMatched: 1, shipmentsUnmatched: 0 });
     for (const vendor of ['openweather', 'nws']) expect(counts[vendor]!.alerts, vendor).toBeGreaterThanOrEqual(2);
+    // The fuel vendor (when built in) prices the stations along the demo routes.
+    if (counts.here) expect(counts.here).toMatchObject({ stations: expect.any(Number), stationsCreated: counts.here.stations });
+    if (counts.here) expect(counts.here.stations).toBeGreaterThan(20);
   });
 
   it("McLeod's orders are loads with source mcleod", async () => {

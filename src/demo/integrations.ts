@@ -21,7 +21,7 @@ import { VENDOR_SANDBOXES, type RunningSandbox, type VendorSandbox } from '../ad
 import type { ApiCaller } from './api.js';
 import { SamsaraFeed } from './eld-feed.js';
 import type { Truck } from './fleet.js';
-import { lateShipmentOnProject44, placeWeather, weatherOnNws, weatherOnOpenWeather } from './vendor-data.js';
+import { lateShipmentOnProject44, placeWeather, stationsAlongRoutes, weatherOnNws, weatherOnOpenWeather, type DemoFuelStation } from './vendor-data.js';
 
 /** The demo trucks with an ELD in the Samsara sandbox (they report there instead of to the API). */
 export const ELD_UNITS = ['T-101', 'T-105'];
@@ -92,6 +92,9 @@ export async function prepareVendorData(sandboxes: DemoSandboxes, trucks: Truck[
   if (nws) weatherOnNws(nws, weather, now);
   const p44 = sandboxes.state<Project44SandboxState>('project44');
   if (p44) lateShipmentOnProject44(p44, trucks, now);
+  // The fuel vendor (HERE) serves stations along the demo routes instead of its own corridor.
+  const fuel = sandboxes.state<{ stations: DemoFuelStation[] }>('here');
+  if (fuel) fuel.stations = stationsAlongRoutes(trucks.filter((t) => !t.spec.planned), now);
   const samsara = sandboxes.state<SamsaraSandboxState>('samsara');
   if (!samsara) return {};
   const eldTrucks = trucks.filter((t) => ELD_UNITS.includes(t.spec.unit) && !t.spec.planned);

@@ -169,3 +169,50 @@ export function lateShipmentOnProject44(state: Project44SandboxState, trucks: re
   };
   state.shipments = [shipment];
 }
+
+/** A fuel station as the HERE sandbox serves it (the fields the demo sets; HERE's FuelStationType). */
+export interface DemoFuelStation {
+  id: string;
+  name: string;
+  brand: string;
+  position: LatLng;
+  address: { city: string; region: string; country: string };
+  open24x7: boolean;
+  fuelPrice: { price: number; fuelType: string; unit: string; currency: string; lastUpdateTimestamp: string }[];
+}
+
+/** Stations this far apart along each demo route. */
+export const STATION_SPACING_MILES = 25;
+const BRANDS = ['Redbud Travel Center', 'Prairie Diesel', 'Crossroads Fuel', 'Big Rig Fuel Stop', 'Heartland Truck Plaza'] as const;
+
+/**
+ * Diesel stations every STATION_SPACING_MILES along each demo truck's planned path (the first half a
+ * spacing from the origin), priced between $3.39 and $3.63 a gallon, every fourth a discount stop 20
+ * cents cheaper; prices updated within the last two hours. The fuel vendor's sandbox serves these
+ * instead of its own corridor.
+ */
+export function stationsAlongRoutes(trucks: readonly Truck[], now: number): DemoFuelStation[] {
+  const stations: DemoFuelStation[] = [];
+  for (const truck of trucks) {
+    const path = planPath(truck.segments);
+    if (path.length < 2) continue;
+    const cum = cumulativeMiles(path);
+    const total = cum[cum.length - 1]!;
+    const [city, region] = truck.spec.to.name.split(',').map((s) => s.trim());
+    for (let miles = STATION_SPACING_MILES / 2; miles < total; miles += STATION_SPACING_MILES) {
+      const i = stations.length;
+      const at = pointAlongPath(path, miles, cum).point;
+      const price = Math.round((3.39 + ((i * 7) % 9) * 0.03 - (i % 4 === 2 ? 0.2 : 0)) * 1000) / 1000;
+      stations.push({
+        id: `demo-${truck.spec.unit.toLowerCase()}-${String(Math.round(miles)).padStart(4, '0')}`,
+        name: `${BRANDS[i % BRANDS.length]} #${200 + i}`,
+        brand: BRANDS[i % BRANDS.length]!,
+        position: { latitude: Math.round(at.latitude * 1e5) / 1e5, longitude: Math.round(at.longitude * 1e5) / 1e5 },
+        address: { city: `Near ${city ?? truck.spec.to.name}`, region: region ?? '', country: 'USA' },
+        open24x7: true,
+        fuelPrice: [{ price, fuelType: '1', unit: 'gal', currency: 'USD', lastUpdateTimestamp: new Date(now - ((i % 8) + 1) * 15 * MINUTE).toISOString() }],
+      });
+    }
+  }
+  return stations;
+}
