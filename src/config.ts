@@ -44,6 +44,8 @@ export interface Config {
   osrmUrl: string | undefined;
   /** The Samsara API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   samsaraBaseUrl: string | undefined;
+  /** The HERE Fuel Prices API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  hereBaseUrl: string | undefined;
   apiKeyEnvironment: 'staging' | 'production';
   rateLimits: { stagingPerHour: number; productionPerHour: number; userPerHour: number; anonymousPerHour: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
   const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'osrm'] as const, 'haversine');
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   const samsaraBaseUrl = r.url('SAMSARA_BASE_URL', ['http:', 'https:']);
+  const hereBaseUrl = r.url('HERE_BASE_URL', ['http:', 'https:']);
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
 
   const config: Config = {
@@ -208,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     distanceMethod,
     osrmUrl,
     samsaraBaseUrl,
+    hereBaseUrl,
     apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),
     rateLimits: {
       stagingPerHour: r.int('RATE_LIMIT_STAGING_PER_HOUR', 1000, 1, 1e9),

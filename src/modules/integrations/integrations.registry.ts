@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { HereFuelAdapter } from '../../adapters/integrations/here/adapter.js';
 import { SamsaraAdapter } from '../../adapters/integrations/samsara/adapter.js';
 import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
 
@@ -29,6 +30,6 @@ export class IntegrationRegistry {
 }
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
-export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl'>): IntegrationAdapter[] {
-  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl })];
+export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'hereBaseUrl'>): IntegrationAdapter[] {
+  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }), new HereFuelAdapter({ baseUrl: config.hereBaseUrl })];
 }
