@@ -4,12 +4,12 @@
  */
 import { openDatabase } from '../src/db/client.js';
 import { evaluateAlerts, reconcile } from '../src/domain/alerts/index.js';
-import { noMonitoringSources } from '../src/modules/monitoring/monitoring.sources.js';
+import { dbMonitoringSources } from '../src/modules/monitoring/monitoring.sources.db.js';
 import { DEFAULT_MONITORING_OPTIONS, MonitoringWorker } from '../src/modules/monitoring/monitoring.worker.js';
 
 const [url, schema] = process.argv.slice(2);
 const db = await openDatabase({ url: url!, schema: schema!, poolSize: 4 });
-const worker = new MonitoringWorker(db, { evaluate: evaluateAlerts, reconcile }, noMonitoringSources, { ...DEFAULT_MONITORING_OPTIONS, defaultIntervalSeconds: 60 });
+const worker = new MonitoringWorker(db, { evaluate: evaluateAlerts, reconcile }, dbMonitoringSources(db), { ...DEFAULT_MONITORING_OPTIONS, defaultIntervalSeconds: 60 });
 process.send!({ ready: true });
 process.on('message', async (m: { now: string }) => {
   const now = new Date(m.now);

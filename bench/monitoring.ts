@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../src/db/types.js';
 import { evaluateAlerts, reconcile } from '../src/domain/alerts/index.js';
-import { noMonitoringSources } from '../src/modules/monitoring/monitoring.sources.js';
+import { dbMonitoringSources } from '../src/modules/monitoring/monitoring.sources.db.js';
 import { DEFAULT_MONITORING_OPTIONS, MonitoringWorker } from '../src/modules/monitoring/monitoring.worker.js';
 import { buildTestApp } from '../test/helpers/app.js';
 import { FakeClock } from '../test/helpers/clock.js';
@@ -173,7 +173,7 @@ export async function benchMonitoring(url: string): Promise<MonitoringFigures> {
     const schema = rows[0]!.s;
     await t.db.system((tx) => tx.query('UPDATE route_monitoring SET next_check_at = $1, locked_by = NULL, locked_until = NULL', [start]));
 
-    const worker = new MonitoringWorker(t.db, { evaluate: evaluateAlerts, reconcile }, noMonitoringSources, OPTIONS);
+    const worker = new MonitoringWorker(t.db, { evaluate: evaluateAlerts, reconcile }, dbMonitoringSources(t.db), OPTIONS);
     let t0 = performance.now();
     const cold = await drain(worker, start);
     const coldSeconds = (performance.now() - t0) / 1000;

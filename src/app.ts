@@ -30,7 +30,8 @@ import type { PlanningPorts } from './modules/routes/planning-ports.js';
 import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
 import { bootstrapPlatformAdmin } from './modules/admin/admin.service.js';
 import { buildWorkers, type Workers } from './workers/index.js';
-import { noMonitoringSources, type MonitoringSources } from './modules/monitoring/monitoring.sources.js';
+import { dbMonitoringSources } from './modules/monitoring/monitoring.sources.db.js';
+import type { MonitoringSources } from './modules/monitoring/monitoring.sources.js';
 import type { IntegrationAdapter } from './adapters/integrations/port.js';
 import { builtInAdapters, IntegrationRegistry } from './modules/integrations/integrations.registry.js';
 import { integrationFuelPrices } from './modules/integrations/fuel-prices.js';
@@ -169,7 +170,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     integrations: new IntegrationRegistry(opts.integrationAdapters ?? builtInAdapters(config)),
   };
   app.decorate('deps', deps);
-  const workers = buildWorkers(deps, { monitoringSources: opts.monitoringSources ?? noMonitoringSources });
+  const workers = buildWorkers(deps, { monitoringSources: opts.monitoringSources ?? dbMonitoringSources(deps.db) });
   app.decorate('workers', workers);
   await bootstrapPlatformAdmin(deps);
 

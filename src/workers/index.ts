@@ -5,7 +5,8 @@ import { WorkerLoop, type Worker } from './loop.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { workerMetrics } from './metrics.js';
 import { evaluateAlerts, reconcile } from '../domain/alerts/index.js';
-import { noMonitoringSources, type MonitoringSources } from '../modules/monitoring/monitoring.sources.js';
+import { dbMonitoringSources } from '../modules/monitoring/monitoring.sources.db.js';
+import type { MonitoringSources } from '../modules/monitoring/monitoring.sources.js';
 import { DEFAULT_MONITORING_OPTIONS, MonitoringWorker } from '../modules/monitoring/monitoring.worker.js';
 import { webhookDeliveryWorker } from '../modules/webhooks/webhooks.delivery.js';
 import { DELIVERY_CHANNEL } from '../modules/webhooks/webhooks.queue.js';
@@ -85,7 +86,7 @@ export interface WorkerPorts {
 }
 
 /** Every background worker of the service. */
-export function buildWorkers(deps: Deps, ports: WorkerPorts = { monitoringSources: noMonitoringSources }): Workers {
+export function buildWorkers(deps: Deps, ports: WorkerPorts = { monitoringSources: dbMonitoringSources(deps.db) }): Workers {
   const workers = new Workers(deps);
   const metrics = workerMetrics(deps.metrics, deps.db, deps.clock);
   // What happens to each dispatched event besides the realtime fan-out (the webhook deliveries).

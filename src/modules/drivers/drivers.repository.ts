@@ -13,6 +13,7 @@ export interface DriverRecord {
   truckNumber: string | null;
   phoneNumber: string | null;
   email: string | null;
+  externalId: string | null;
   status: DriverStatus;
   userId: string | null;
   currentHoursDriven: number;
@@ -35,6 +36,7 @@ export function toDriver(r: Record<string, unknown>): DriverRecord {
     truckNumber: (r.truck_number as string | null) ?? null,
     phoneNumber: (r.phone_number as string | null) ?? null,
     email: (r.email as string | null) ?? null,
+    externalId: (r.external_id as string | null) ?? null,
     status: r.status as DriverStatus,
     userId: (r.user_id as string | null) ?? null,
     currentHoursDriven: Number(r.current_hours_driven),
@@ -56,6 +58,7 @@ export interface DriverFields {
   truckNumber: string | null;
   phoneNumber: string | null;
   email: string | null;
+  externalId: string | null;
 }
 
 const COLUMNS: Record<keyof DriverFields, string> = {
@@ -66,13 +69,14 @@ const COLUMNS: Record<keyof DriverFields, string> = {
   truckNumber: 'truck_number',
   phoneNumber: 'phone_number',
   email: 'email',
+  externalId: 'external_id',
 };
 
 export async function insertDriver(tx: Tx, tenantId: string, id: string, f: DriverFields, now: Date): Promise<DriverRecord> {
   const { rows } = await tx.query(
-    `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'ACTIVE', $10, $10) RETURNING *`,
-    [tenantId, id, f.firstName, f.lastName, f.licenseNumber, f.licenseState, f.truckNumber, f.phoneNumber, f.email, now],
+    `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, external_id, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'ACTIVE', $11, $11) RETURNING *`,
+    [tenantId, id, f.firstName, f.lastName, f.licenseNumber, f.licenseState, f.truckNumber, f.phoneNumber, f.email, f.externalId, now],
   );
   return toDriver(rows[0]!);
 }

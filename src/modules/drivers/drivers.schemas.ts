@@ -13,6 +13,7 @@ const fields = {
   truckNumber: Type.String({ maxLength: 50 }),
   phoneNumber: Type.String({ maxLength: 40, pattern: '^[+0-9 ().x-]*$' }),
   email: Type.Union([Email, Type.Literal('')]),
+  externalId: Type.String({ maxLength: 100, description: "The driver's id in the fleet's ELD or payroll system: ELD syncs match drivers by it first, then by license number" }),
 };
 
 export const CreateDriverBody = Type.Object(
@@ -24,6 +25,7 @@ export const CreateDriverBody = Type.Object(
     truckNumber: Type.Optional(fields.truckNumber),
     phoneNumber: Type.Optional(fields.phoneNumber),
     email: Type.Optional(fields.email),
+    externalId: Type.Optional(fields.externalId),
   },
   { additionalProperties: false },
 );
@@ -37,6 +39,7 @@ export const UpdateDriverBody = Type.Object(
     truckNumber: Type.Optional(Nullable(fields.truckNumber)),
     phoneNumber: Type.Optional(Nullable(fields.phoneNumber)),
     email: Type.Optional(Type.Union([fields.email, Type.Null()])),
+    externalId: Type.Optional(Nullable(fields.externalId)),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -50,6 +53,7 @@ export const Driver = Type.Object({
   truckNumber: Type.Union([Type.String(), Type.Null()]),
   phoneNumber: Type.Union([Type.String(), Type.Null()]),
   email: Type.Union([Type.String(), Type.Null()]),
+  externalId: Type.Union([Type.String(), Type.Null()]),
   status: DriverStatusSchema,
   userId: Type.Union([Type.String(), Type.Null()]),
   currentHoursDriven: Type.Number(),

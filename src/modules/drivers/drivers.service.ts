@@ -16,7 +16,7 @@ import {
 } from './drivers.repository.js';
 
 type CreateInput = Pick<DriverFields, 'firstName' | 'lastName' | 'licenseNumber' | 'licenseState'> &
-  Partial<Pick<DriverFields, 'truckNumber' | 'phoneNumber' | 'email'>>;
+  Partial<Pick<DriverFields, 'truckNumber' | 'phoneNumber' | 'email' | 'externalId'>>;
 
 function normalize<T extends Partial<DriverFields>>(f: T): T {
   const out = { ...f };
@@ -35,6 +35,7 @@ function normalize<T extends Partial<DriverFields>>(f: T): T {
 }
 
 const duplicateLicense = (n: string) => new DomainError('CONFLICT', `A driver with license number ${n} already exists in this organization`);
+const duplicateExternalId = (n: string) => new DomainError('CONFLICT', `A driver with external id ${n} already exists in this organization`);
 
 /** A DRIVER user sees only the driver profile linked to them; everyone else in the tenant sees all. */
 function visible(ctx: TenantContext, d: DriverRecord | null): DriverRecord | null {
@@ -65,11 +66,12 @@ export function driversService(deps: Deps) {
 
   return {
     async create(ctx: TenantContext, input: CreateInput): Promise<DriverRecord> {
-      const f = normalize({ truckNumber: null, phoneNumber: null, email: null, ...input });
+      const f = normalize({ truckNumber: null, phoneNumber: null, email: null, externalId: null, ...input });
       try {
         return await db.tenant(ctx.tenantId, (tx) => insertDriver(tx, ctx.tenantId, newId('driver'), f, clock.now()));
       } catch (err) {
         if (isUniqueViolation(err, 'drivers_license_key')) throw duplicateLicense(f.licenseNumber);
+        if (isUniqueViolation(err, 'drivers_external_key')) throw duplicateExternalId(String(f.externalId));
         throw err;
       }
     },
@@ -99,6 +101,7 @@ export function driversService(deps: Deps) {
         return d;
       } catch (err) {
         if (isUniqueViolation(err, 'drivers_license_key')) throw duplicateLicense(String(f.licenseNumber));
+        if (isUniqueViolation(err, 'drivers_external_key')) throw duplicateExternalId(String(f.externalId));
         throw err;
       }
     },

@@ -72,6 +72,17 @@ describe.each(DB_KINDS)('drivers API (%s)', (kind) => {
     expect(elsewhere.statusCode).toBe(201);
   });
 
+  it('keeps an external id (matched by ELD syncs), unique per tenant, clearable', async () => {
+    const d = await createDriver(t.app, acme.auth, { licenseNumber: 'EXT-1', externalId: 'EMP-0042' } as never);
+    expect((await inject({ method: 'GET', url: `/api/v1/drivers/${d.id as string}`, headers: acme.auth })).json()).toMatchObject({ externalId: 'EMP-0042' });
+    const dup = await inject({ method: 'POST', url: '/api/v1/drivers', headers: acme.auth, payload: buildDriver({ licenseNumber: 'EXT-2', externalId: 'EMP-0042' } as never) });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json().message).toMatch(/external id EMP-0042 already exists/);
+    const cleared = await inject({ method: 'PUT', url: `/api/v1/drivers/${d.id as string}`, headers: acme.auth, payload: { externalId: null } });
+    expect(cleared.statusCode).toBe(200);
+    expect((await inject({ method: 'GET', url: `/api/v1/drivers/${d.id as string}`, headers: acme.auth })).json()).toMatchObject({ externalId: null });
+  });
+
   it('lists with pagination (default 20, max 100), status and search filters, and the list subset', async () => {
     const tenant = await createTenant(t.app);
     for (let i = 0; i < 25; i++) {

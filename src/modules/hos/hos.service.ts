@@ -1,6 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
-import { evaluate, timelineFromLog } from '../../domain/hos/index.js';
+import { evaluate, limitsOf, timelineFromLog } from '../../domain/hos/index.js';
+import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
+import { eldClocksOf, type EldClocks } from './eld-clocks.repository.js';
 import { HOUR_MS, type DutyPeriod, type DutyStatus, type HosEvaluation, type RuleSet } from '../../domain/hos/types.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -31,8 +33,8 @@ export async function driverHistory(tx: Tx, tenantId: string, driverId: string, 
   return { rules, timeline, events };
 }
 
-function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation) {
-  const c = e.clocks;
+function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation, eld: EldClocks | null = null) {
+  const c = eld ? clocksFromEld(eld.reported, limitsOf(h.rules), e.clocks, e.clocks.at) : e.clocks;
   const last = h.events[h.events.length - 1];
   return {
     driverId: driver.id,
@@ -48,10 +50,10 @@ function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation) {
     cycleTimeRemaining: round2(c.cycleRemaining),
     breakRequired: Number.isFinite(c.breakRemaining) && c.breakRemaining <= 0,
     breakRequiredWithin: finite(c.breakRemaining),
-    currentDutyStatus: last ? last.status : c.dutyStatus,
+    currentDutyStatus: eld ? eld.reported.currentStatus : last ? last.status : c.dutyStatus,
     lastStatusChange: last ? last.at : null,
-    source: 'MANUAL',
-    lastSyncedAt: last ? last.createdAt : null,
+    source: eld ? eld.source : 'MANUAL',
+    lastSyncedAt: eld ? new Date(eld.reported.syncedAt).toISOString() : last ? last.createdAt : null,
     ruleSet: h.rules.id,
     violations: e.violations.map((v) => ({ kind: v.kind, at: new Date(v.at).toISOString(), overHours: round2(v.overHours), rule: v.rule, explanation: v.explanation })),
     nextRequiredRest: {
@@ -80,7 +82,7 @@ export function hosService(deps: Deps) {
 
   async function evaluateDriver(tx: Tx, tenantId: string, driver: DriverRecord, now: number) {
     const history = await driverHistory(tx, tenantId, driver.id, now);
-    return hosRecord(driver, history, evaluate(history.timeline, history.rules, now));
+    return hosRecord(driver, history, evaluate(history.timeline, history.rules, now), await eldClocksOf(tx, tenantId, driver.id, now));
   }
 
   return {

@@ -1,3 +1,4 @@
+import type { EldReportedClocks } from '../../domain/hos/eld-clocks.js';
 import type { EtaPrediction, FaultCode, IntegrationFailure, WeatherHazard } from '../../domain/alerts/types.js';
 
 /** One route being checked, as the integration sources need to know it. */
@@ -19,8 +20,8 @@ export interface RouteSignals {
   faults: FaultCode[] | null;
   etaPredictions: EtaPrediction[];
   integrationFailures: IntegrationFailure[];
-  /** Clocks from an ELD, when one is connected for the driver (otherwise the duty-status log is used). */
-  eldClocks: { source: string; clocks: import('../../domain/hos/types.js').HosClocks } | null;
+  /** Clocks an ELD reported for the driver (source = vendor key); null: the duty-status log alone. */
+  eldClocks: { source: string; reported: EldReportedClocks } | null;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import type { Database, Tx } from '../../db/types.js';
 import type { AlertCondition, MonitoringSnapshot, OpenAlert, Reconciliation } from '../../domain/alerts/types.js';
-import { evaluate } from '../../domain/hos/index.js';
+import { evaluate, limitsOf } from '../../domain/hos/index.js';
+import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
 import { randomBase62 } from '../../lib/ids.js';
 import type { Worker } from '../../workers/loop.js';
 import type { NewAlertNamed } from '../alerts/alerts.repository.js';
@@ -132,12 +133,11 @@ function buildSnapshot(
   open: OpenAlert[],
   now: number,
 ): MonitoringSnapshot {
-  let hos: MonitoringSnapshot['hos'];
-  if (signals.eldClocks) hos = { clocks: signals.eldClocks.clocks, violations: [], source: signals.eldClocks.source };
-  else {
-    const e = evaluate(timeline, f.rules, now);
-    hos = { clocks: e.clocks, violations: e.violations, source: 'MANUAL' };
-  }
+  // The log (which holds the ELD's synced logs too) finds the violations; an ELD's clocks are authoritative.
+  const e = evaluate(timeline, f.rules, now);
+  const hos: MonitoringSnapshot['hos'] = signals.eldClocks
+    ? { clocks: clocksFromEld(signals.eldClocks.reported, limitsOf(f.rules), e.clocks, now), violations: e.violations, source: signals.eldClocks.source }
+    : { clocks: e.clocks, violations: e.violations, source: 'MANUAL' };
   return {
     now,
     route: { id: f.routeId, activatedAt: f.activatedAt, departureTime: f.departureTime, arrivalTime: f.arrivalTime, segments: f.segments, stops: f.stops },
