@@ -46,6 +46,8 @@ export interface Config {
   samsaraBaseUrl: string | undefined;
   /** The HERE Fuel Prices API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   hereBaseUrl: string | undefined;
+  /** Overrides project44's hosts (both environments): the local sandbox in tests and the demo. */
+  project44BaseUrl: string | undefined;
   apiKeyEnvironment: 'staging' | 'production';
   rateLimits: { stagingPerHour: number; productionPerHour: number; userPerHour: number; anonymousPerHour: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   const samsaraBaseUrl = r.url('SAMSARA_BASE_URL', ['http:', 'https:']);
   const hereBaseUrl = r.url('HERE_BASE_URL', ['http:', 'https:']);
+  const project44BaseUrl = r.url('PROJECT44_BASE_URL', ['http:', 'https:']);
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
 
   const config: Config = {
@@ -212,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     osrmUrl,
     samsaraBaseUrl,
     hereBaseUrl,
+    project44BaseUrl,
     apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),
     rateLimits: {
       stagingPerHour: r.int('RATE_LIMIT_STAGING_PER_HOUR', 1000, 1, 1e9),

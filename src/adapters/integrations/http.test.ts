@@ -116,10 +116,16 @@ describe('VendorHttpClient against the Samsara sandbox', () => {
     expect(error.details).toBe('GET /me: 500 (Internal server error) after 2 attempts');
   });
 
-  it('maps a hanging vendor to TIMEOUT', async () => {
-    sandbox.inject({ path: '/me', kind: 'hang', times: 1 });
-    const error = await failureOf(client({ timeoutMs: 150 }).getJson('/me'));
+  it('retries a hanging vendor (a GET is safe to repeat), then maps it to TIMEOUT', async () => {
+    sandbox.inject({ path: '/me', kind: 'hang', times: Infinity });
+    const error = await failureOf(client({ timeoutMs: 150, maxAttempts: 2 }).getJson('/me'));
     expect(error.code).toBe('TIMEOUT');
+    expect(sandbox.state.requests.filter((r) => r.path === '/me')).toHaveLength(2);
+  });
+
+  it('a vendor that hangs once answers on the retry', async () => {
+    sandbox.inject({ path: '/me', kind: 'hang', times: 1 });
+    await expect(client({ timeoutMs: 150, maxAttempts: 2 }).getJson('/me')).resolves.toMatchObject({ data: { id: '9001' } });
   });
 
   it('maps an unreachable host to NETWORK_ERROR after retries', async () => {

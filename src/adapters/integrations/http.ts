@@ -74,6 +74,11 @@ export interface Page<T> {
 
 export type Query = Record<string, string | number | undefined>;
 
+interface RequestBody {
+  contentType: string;
+  text: string;
+}
+
 export class VendorHttpClient {
   private readonly baseUrl: URL;
   private readonly headers: Record<string, string>;
@@ -104,10 +109,21 @@ export class VendorHttpClient {
 
   /** GET a JSON document, retrying what is worth retrying; throws IntegrationError. */
   async getJson<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> {
-    const url = this.url(path, query);
-    const label = `GET ${url.pathname}`;
+    return this.requestJson<T>('GET', this.url(path, query), undefined, signal);
+  }
+
+  /**
+   * POST a URL-encoded form (an OAuth2 token request) and read a JSON answer, with the same retries.
+   * The form's values never reach an error: pass the sensitive ones in `secrets` too.
+   */
+  async postForm<T>(path: string, form: Record<string, string>, signal?: AbortSignal): Promise<T> {
+    return this.requestJson<T>('POST', this.url(path, {}), { contentType: 'application/x-www-form-urlencoded', text: new URLSearchParams(form).toString() }, signal);
+  }
+
+  private async requestJson<T>(method: 'GET' | 'POST', url: URL, body: RequestBody | undefined, signal?: AbortSignal): Promise<T> {
+    const label = `${method} ${url.pathname}`;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(url, label, signal);
+      const outcome = await this.attempt(method, url, label, body, signal);
       if (outcome.kind === 'ok') return outcome.body as T;
       const last = attempt >= this.maxAttempts;
       if (!outcome.retryable || last) throw this.error(outcome.code, `${outcome.details}${last && outcome.retryable ? ` after ${attempt} attempts` : ''}`);
@@ -141,8 +157,10 @@ export class VendorHttpClient {
   }
 
   private async attempt(
+    method: 'GET' | 'POST',
     url: URL,
     label: string,
+    body: RequestBody | undefined,
     signal?: AbortSignal,
   ): Promise<{ kind: 'ok'; body: unknown } | { kind: 'fail'; code: IntegrationErrorCode; details: string; retryable: boolean; retryAfterMs?: number }> {
     if (signal?.aborted) throw signal.reason;
@@ -150,10 +168,11 @@ export class VendorHttpClient {
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { method: 'GET', headers: this.headers, signal: combined, redirect: 'error' });
+      const headers = body ? { ...this.headers, 'content-type': body.contentType } : this.headers;
+      response = await this.fetchImpl(url, { method, headers, body: body?.text, signal: combined, redirect: 'error' });
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: no answer within ${this.timeoutMs} ms`, retryable: false };
+      if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: no answer within ${this.timeoutMs} ms`, retryable: true };
       return { kind: 'fail', code: 'NETWORK_ERROR', details: `${label}: ${networkReason(err)}`, retryable: true };
     }
     try {
@@ -162,7 +181,7 @@ export class VendorHttpClient {
           return { kind: 'ok', body: await response.json() };
         } catch {
           if (signal?.aborted) throw signal.reason;
-          if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: body not received within ${this.timeoutMs} ms`, retryable: false };
+          if (timeout.aborted) return { kind: 'fail', code: 'TIMEOUT', details: `${label}: body not received within ${this.timeoutMs} ms`, retryable: true };
           return { kind: 'fail', code: 'VENDOR_ERROR', details: `${label}: ${response.status} with a body that is not JSON`, retryable: false };
         }
       }

@@ -93,10 +93,31 @@ export interface TmsLoadsSyncResult {
   }[];
 }
 
+/** One tracked shipment of a visibility provider, as our loads and routes can use it. */
+export interface VisibilityShipment {
+  /** The provider's shipment id. */
+  externalId: string;
+  /** The shipment's main reference (order number, else bill of lading), matched to a load's reference number. */
+  referenceNumber: string | null;
+  /** Every identifier value the shipment carries (order, bill of lading, …), matched to loads too. */
+  identifiers?: string[];
+  /** The provider's latest status and its reason code (e.g. IN_TRANSIT / IN_MOTION). */
+  status?: { code: string; reason: string | null; at: string | null } | null;
+  /** The carrier's last reported position. */
+  position?: { latitude: number; longitude: number; recordedAt: string | null } | null;
+  /**
+   * Per stop (1-based stopNumber): the predicted arrival, when the provider computed it (`estimatedAt`),
+   * and the appointment window's end the provider knows of.
+   */
+  stops: { stopNumber: number; predictedArrival: string | null; appointmentLatest: string | null; estimatedAt?: string | null }[];
+  /** Active exception / status reason codes (e.g. RUNNING_LATE). */
+  exceptions: string[];
+}
+
 /** Visibility TMS: predicted arrivals and exceptions per shipment. */
 export interface VisibilitySyncResult {
   kind: 'VISIBILITY';
-  shipments: { externalId: string; referenceNumber: string | null; stops: { stopNumber: number; predictedArrival: string | null; appointmentLatest: string | null }[]; exceptions: string[] }[];
+  shipments: VisibilityShipment[];
 }
 
 export interface FuelSyncResult {

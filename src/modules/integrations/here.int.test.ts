@@ -94,7 +94,7 @@ describe.each(DB_KINDS)('the HERE Fuel Prices integration against its sandbox (%
 
   for (const c of [
     { fault: 'rate-limit', code: 'RATE_LIMITED', attempts: 3 },
-    { fault: 'hang', code: 'TIMEOUT', attempts: 1 },
+    { fault: 'hang', code: 'TIMEOUT', attempts: 3 },
     { fault: 'server-error', code: 'VENDOR_ERROR', attempts: 3 },
   ] as const) {
     it(`reports ${c.code} from a connection test when HERE answers ${c.fault}`, async () => {
@@ -159,7 +159,7 @@ describe.each(DB_KINDS)('the HERE Fuel Prices integration against its sandbox (%
   for (const c of [
     { fault: 'rate-limit', code: 'RATE_LIMITED', attempts: 3 },
     { fault: 'server-error', code: 'VENDOR_ERROR', attempts: 3 },
-    { fault: 'hang', code: 'TIMEOUT', attempts: 1 },
+    { fault: 'hang', code: 'TIMEOUT', attempts: 3 },
   ] as const) {
     it(`retries then fails cleanly when HERE keeps answering ${c.fault} during a sync`, async () => {
       const fleet = await tenantHarness(`Failing ${c.fault}`);

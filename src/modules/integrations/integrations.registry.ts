@@ -1,5 +1,7 @@
 import type { Config } from '../../config.js';
 import { HereFuelAdapter } from '../../adapters/integrations/here/adapter.js';
+import { McLeodAdapter } from '../../adapters/integrations/mcleod/adapter.js';
+import { Project44Adapter } from '../../adapters/integrations/project44/adapter.js';
 import { SamsaraAdapter } from '../../adapters/integrations/samsara/adapter.js';
 import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
 
@@ -30,6 +32,12 @@ export class IntegrationRegistry {
 }
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
-export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'hereBaseUrl'>): IntegrationAdapter[] {
-  return [new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }), new HereFuelAdapter({ baseUrl: config.hereBaseUrl })];
+export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'project44BaseUrl' | 'hereBaseUrl'>): IntegrationAdapter[] {
+  return [
+    new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }),
+    // McLeod is hosted per customer: its base URL is the integration's apiUrl, not a service setting.
+    new McLeodAdapter(),
+    new Project44Adapter({ baseUrl: config.project44BaseUrl }),
+    new HereFuelAdapter({ baseUrl: config.hereBaseUrl }),
+  ];
 }

@@ -159,7 +159,7 @@ describe('SamsaraAdapter against the sandbox', () => {
       { name: '404 → NOT_FOUND', fault: { path: '/me', kind: 'not-found', times: Infinity }, code: 'NOT_FOUND', attempts: 1 },
       { name: '429 until retries are spent → RATE_LIMITED', fault: { path: '/me', kind: 'rate-limit', times: Infinity, retryAfter: '1' }, code: 'RATE_LIMITED', attempts: 3 },
       { name: '500 → VENDOR_ERROR', fault: { path: '/me', kind: 'server-error', times: Infinity }, code: 'VENDOR_ERROR', attempts: 3 },
-      { name: 'hang → TIMEOUT', fault: { path: '/me', kind: 'hang', times: Infinity }, code: 'TIMEOUT', attempts: 1 },
+      { name: 'hang → TIMEOUT after retries', fault: { path: '/me', kind: 'hang', times: Infinity }, code: 'TIMEOUT', attempts: 3 },
     ] as const;
     for (const c of cases) {
       it(`fails on ${c.name}`, async () => {
