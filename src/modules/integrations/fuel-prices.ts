@@ -63,7 +63,7 @@ export function integrationFuelPrices(deps: Pick<Deps, 'db' | 'clock' | 'log' | 
 
   async function askLive(tenantId: string, integration: FuelIntegration, path: Point[]): Promise<LiveOutcome> {
     const adapter = deps.integrations.get(integration.vendor);
-    if (!isFuelAdapter(adapter)) return { ok: false, code: 'NOT_SUPPORTED' };
+    if (!isFuelAdapter(adapter)) return { ok: false, code: 'NO_ADAPTER' };
     const spacing = Math.min(opts.spacingMiles, integration.radiusMiles * 1.6);
     const points = samplePath(path, { spacingMiles: spacing, maxPoints: opts.maxPoints });
     let stations: FuelStationPrice[];
@@ -111,12 +111,12 @@ export function integrationFuelPrices(deps: Pick<Deps, 'db' | 'clock' | 'log' | 
       if (path.length === 0) return { prices: [] };
       const integrations = await fuelIntegrations(tenantId);
       if (integrations.length === 0) return { prices: [] };
-      const live = integrations.filter((i) => i.status === 'ACTIVE' || i.status === 'SYNCING');
+      const live = integrations.filter((i) => (i.status === 'ACTIVE' || i.status === 'SYNCING') && isFuelAdapter(deps.integrations.get(i.vendor)));
       const outcomes = await Promise.all(live.map((i) => askLive(tenantId, i, path)));
       const answered = outcomes.flatMap((o) => (o.ok ? o.stations : []));
       if (outcomes.some((o) => o.ok)) return { prices: answered.map(toPricePoint) };
 
-      const why = outcomes.length > 0 ? `the fuel price service did not answer (${[...new Set(outcomes.map((o) => (o.ok ? '' : o.code)))].join(', ')})` : 'the fuel integration is not active';
+      const why = outcomes.length > 0 ? `the fuel price service did not answer (${[...new Set(outcomes.map((o) => (o.ok ? '' : o.code)))].join(', ')})` : 'no active fuel integration can be asked';
       const stored = await storedNear(tenantId, integrations, path);
       if (stored.prices.length === 0) return { prices: [], warning: `Live fuel prices are unavailable: ${why}, and no recent prices are stored; fuel costs use the default price` };
       return { prices: stored.prices, warning: `Fuel prices are from the last sync (${stored.newestSync}): ${why}` };

@@ -235,6 +235,20 @@ describe.each(DB_KINDS)('the HERE Fuel Prices integration against its sandbox (%
       expect(p.warnings.join(' ')).not.toMatch(/fuel price/i);
     });
 
+    it('does not ask an integration in ERROR: its stored prices, with the warning', async () => {
+      const lapsed = await tenantHarness('Lapsed Fleet');
+      const id = await connectIntegration(lapsed, 'here', { apiKey: HERE_SANDBOX_API_KEY });
+      const live = await plan(lapsed);
+      sandbox.inject({ path: '/stations', kind: 'server-error', times: 3 });
+      expect(await apiCall(lapsed, 'POST', `/api/v1/integrations/${id}/test`)).toMatchObject({ testResult: 'FAILED' });
+      expect(await apiCall(lapsed, 'GET', `/api/v1/integrations/${id}`)).toMatchObject({ status: 'ERROR' });
+      const before = stationRequests();
+      const p = await plan(lapsed);
+      expect(stationRequests()).toBe(before);
+      expect(p.warnings).toContainEqual(expect.stringMatching(/^Fuel prices are from the last sync \(.+\): no active fuel integration can be asked$/));
+      expect(fuelStops(p).map((s) => s.price_per_gallon)).toEqual(fuelStops(live).map((s) => s.price_per_gallon));
+    });
+
     it('plans with the stored prices and says so when HERE is down; with stale prices, the default price and a warning', async () => {
       const live = await plan(connected);
       // HERE is down for the rest of this suite (the last test).
