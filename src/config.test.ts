@@ -57,4 +57,14 @@ describe('configuration', () => {
     expect(problems({ DISTANCE_METHOD: 'osrm' })).toEqual(['OSRM_URL: required when DISTANCE_METHOD=osrm']);
     expect(problems({ OIDC_ISSUER: 'https://idp.example' })).toEqual(['OIDC_ISSUER and OIDC_AUDIENCE: set both or neither']);
   });
+
+  it('reads the ELD vendors\' base URLs, http or https only', () => {
+    expect(loadConfig({})).toMatchObject({ samsaraBaseUrl: undefined, motiveBaseUrl: undefined });
+    expect(loadConfig({ MOTIVE_BASE_URL: 'http://127.0.0.1:4011', SAMSARA_BASE_URL: 'https://api.eu.samsara.com' })).toMatchObject({
+      motiveBaseUrl: 'http://127.0.0.1:4011',
+      samsaraBaseUrl: 'https://api.eu.samsara.com',
+    });
+    expect(problems({ MOTIVE_BASE_URL: 'ftp://api.gomotive.com' })).toHaveLength(1);
+    expect(problems({ MOTIVE_BASE_URL: 'ftp://api.gomotive.com' })[0]).toMatch(/^MOTIVE_BASE_URL: /);
+  });
 });

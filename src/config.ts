@@ -44,6 +44,12 @@ export interface Config {
   osrmUrl: string | undefined;
   /** The Samsara API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   samsaraBaseUrl: string | undefined;
+  /** The Motive API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  motiveBaseUrl: string | undefined;
+  /** The OpenWeather API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  openWeatherBaseUrl: string | undefined;
+  /** The National Weather Service API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  nwsBaseUrl: string | undefined;
   /** The HERE Fuel Prices API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   hereBaseUrl: string | undefined;
   /** Overrides project44's hosts (both environments): the local sandbox in tests and the demo. */
@@ -183,6 +189,9 @@ export function loadConfig(env: Env = process.env): Config {
   const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'osrm'] as const, 'haversine');
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   const samsaraBaseUrl = r.url('SAMSARA_BASE_URL', ['http:', 'https:']);
+  const motiveBaseUrl = r.url('MOTIVE_BASE_URL', ['http:', 'https:']);
+  const openWeatherBaseUrl = r.url('OPENWEATHER_BASE_URL', ['http:', 'https:']);
+  const nwsBaseUrl = r.url('NWS_BASE_URL', ['http:', 'https:']);
   const hereBaseUrl = r.url('HERE_BASE_URL', ['http:', 'https:']);
   const project44BaseUrl = r.url('PROJECT44_BASE_URL', ['http:', 'https:']);
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
@@ -214,6 +223,9 @@ export function loadConfig(env: Env = process.env): Config {
     distanceMethod,
     osrmUrl,
     samsaraBaseUrl,
+    motiveBaseUrl,
+    openWeatherBaseUrl,
+    nwsBaseUrl,
     hereBaseUrl,
     project44BaseUrl,
     apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter, VendorHttpClient, type Sleep } from './http.js';
 import { IntegrationError } from './port.js';
+import { startMotiveSandbox, type MotiveSandbox } from './motive/sandbox.js';
 import { startSamsaraSandbox, type SamsaraSandbox } from './samsara/sandbox.js';
 
 const CANARY = 'samsara_api_CANARY_7f3e9a1b2c4d';
@@ -143,5 +144,36 @@ describe('VendorHttpClient against the Samsara sandbox', () => {
     const pending = client({ timeoutMs: 60_000 }).getJson('/me', {}, controller.signal);
     controller.abort(new Error('shutdown'));
     await expect(pending).rejects.toThrow('shutdown');
+  });
+});
+
+describe('VendorHttpClient page-number pagination against the Motive sandbox', () => {
+  const KEY = 'motive-api-CANARY-http-key-0123';
+  let sandbox: MotiveSandbox;
+  beforeEach(async () => {
+    sandbox = await startMotiveSandbox({ apiKey: KEY, pageSize: 2 });
+  });
+  afterEach(() => sandbox.close());
+  const client = (): VendorHttpClient => new VendorHttpClient({ baseUrl: sandbox.url, headers: { 'x-api-key': KEY }, sleep: async () => {}, timeoutMs: 2000 });
+  const pagesAsked = () => sandbox.state.requests.map((r) => r.query.page_no);
+
+  it('reads pages 1, 2, … until the total, keeping the query', async () => {
+    const users = await client().getAllNumberedPages<{ user: { id: number } }>('/v1/users', { status: 'active' }, { itemsKey: 'users', perPage: 100 });
+    expect(users.map((u) => u.user.id)).toEqual([1001, 1002, 1003, 1004, 1006]);
+    expect(pagesAsked()).toEqual(['1', '2', '3']);
+    expect(sandbox.state.requests.every((r) => r.query.status === 'active' && r.query.per_page === '100')).toBe(true);
+  });
+
+  it('stops at an empty first page', async () => {
+    sandbox.state.faultCodes = [];
+    expect(await client().getAllNumberedPages('/v1/fault_codes', {}, { itemsKey: 'fault_codes', perPage: 100 })).toEqual([]);
+    expect(pagesAsked()).toEqual(['1']);
+  });
+
+  it('fails with VENDOR_ERROR on an answer without the items array, or past maxPages', async () => {
+    const noArray = await client().getAllNumberedPages('/v1/users', {}, { itemsKey: 'drivers', perPage: 100 }).catch((e: unknown) => e);
+    expect(noArray).toMatchObject({ code: 'VENDOR_ERROR', details: 'GET /v1/users: response has no drivers array' });
+    const tooMany = await client().getAllNumberedPages('/v1/users', {}, { itemsKey: 'users', perPage: 100, maxPages: 2 }).catch((e: unknown) => e);
+    expect(tooMany).toMatchObject({ code: 'VENDOR_ERROR', details: 'GET /v1/users: more than 2 pages' });
   });
 });

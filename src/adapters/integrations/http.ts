@@ -74,6 +74,22 @@ export interface Page<T> {
 
 export type Query = Record<string, string | number | undefined>;
 
+/** A page-number-paginated collection (e.g. Motive): `page_no` / `per_page` in, `pagination {per_page, page_no, total}` out. */
+export interface NumberedPagesOptions {
+  /** The response key holding the page's items (Motive: 'users', 'vehicles', …). */
+  itemsKey: string;
+  perPage: number;
+  /** Query parameter names; default `page_no` and `per_page`. */
+  pageParam?: string;
+  perPageParam?: string;
+  maxPages?: number;
+}
+
+export interface NumberedPage {
+  pagination?: { per_page?: number; page_no?: number; total?: number };
+  [key: string]: unknown;
+}
+
 interface RequestBody {
   contentType: string;
   text: string;
@@ -148,6 +164,29 @@ export class VendorHttpClient {
       after = next;
     }
     throw this.error('VENDOR_ERROR', `GET /${path.replace(/^\//, '')}: more than ${maxPages} pages`);
+  }
+
+  /**
+   * Every item of a page-number-paginated collection: pages 1, 2, … until the vendor's `total` is reached
+   * or a page comes back short. A page that is not the one asked for (the vendor ignoring `page_no`) is a
+   * VENDOR_ERROR rather than a loop over the same page.
+   */
+  async getAllNumberedPages<T>(path: string, query: Query, options: NumberedPagesOptions, signal?: AbortSignal): Promise<T[]> {
+    const { itemsKey, perPage, pageParam = 'page_no', perPageParam = 'per_page', maxPages = 1000 } = options;
+    const label = `GET /${path.replace(/^\//, '')}`;
+    const items: T[] = [];
+    for (let page = 1; page <= maxPages; page++) {
+      const body = await this.getJson<NumberedPage>(path, { ...query, [perPageParam]: perPage, [pageParam]: page }, signal);
+      const data = body?.[itemsKey];
+      if (!Array.isArray(data)) throw this.error('VENDOR_ERROR', `${label}: response has no ${itemsKey} array`);
+      const p = body.pagination;
+      if (typeof p?.page_no === 'number' && p.page_no !== page) throw this.error('VENDOR_ERROR', `${label}: asked for page ${page}, got page ${p.page_no}`);
+      items.push(...(data as T[]));
+      const total = typeof p?.total === 'number' ? p.total : undefined;
+      const size = typeof p?.per_page === 'number' && p.per_page > 0 ? p.per_page : perPage;
+      if (data.length === 0 || data.length < size || (total !== undefined && items.length >= total)) return items;
+    }
+    throw this.error('VENDOR_ERROR', `${label}: more than ${maxPages} pages`);
   }
 
   private url(path: string, query: Query): URL {

@@ -18,6 +18,8 @@ export interface VendorInfo {
   /** Minutes. */
   defaultSyncInterval: number;
   documentationUrl?: string;
+  /** The config fields that hold credentials; absent: every field is treated as one. */
+  secretFields?: string[];
 }
 
 /** The spec's connection-test failure codes (AUTH_FAILED is the spec's; the rest are ours). */
@@ -125,14 +127,29 @@ export interface FuelSyncResult {
   stations: { externalId: string; name: string; latitude: number; longitude: number; dieselPrice: number; currency: 'USD'; updatedAt: string }[];
 }
 
+/** A hazard at a route point derived from the vendor's hourly forecast (heavy snow, high wind…); times ISO 8601. */
+export interface WeatherForecastHazard {
+  severity: 'EXTREME' | 'SEVERE' | 'MODERATE' | 'MINOR';
+  event: string;
+  headline: string;
+  startsAt: string;
+  endsAt: string | null;
+}
+
 export interface WeatherSyncResult {
   kind: 'WEATHER';
+  /** The route points the vendor was asked about (a nearby point's answer stands for points within ~10 miles). */
   points: {
     routeId: string;
     latitude: number;
     longitude: number;
-    alerts: { event: string; severity: 'EXTREME' | 'SEVERE' | 'MODERATE' | 'MINOR'; start: string; end: string | null; description: string }[];
+    /** The vendor's (government) alerts in effect or announced at the point. */
+    alerts: { event: string; severity: 'EXTREME' | 'SEVERE' | 'MODERATE' | 'MINOR'; start: string; end: string | null; description: string; headline: string }[];
+    /** Hazards the vendor's hourly forecast shows for the next hours (src/domain/weather/hazards.ts). */
+    forecastHazards: WeatherForecastHazard[];
   }[];
+  /** Active routes none of whose points was asked about (the per-sync call cap): their stored weather stays as it is. */
+  uncoveredRouteIds: string[];
 }
 
 export type SyncResult = EldSyncResult | TmsLoadsSyncResult | VisibilitySyncResult | FuelSyncResult | WeatherSyncResult;

@@ -4,9 +4,12 @@
  * starts them all so a newcomer sees every kind of integration work without credentials; the canary test
  * runs every vendor against its sandbox.
  */
+import { MOTIVE_SANDBOX_API_KEY, startMotiveSandbox } from './motive/sandbox.js';
 import type { SandboxFault } from './sandbox-kit.js';
 import { HERE_SANDBOX_API_KEY, startHereSandbox } from './here/sandbox.js';
 import { SANDBOX_API_KEY, SANDBOX_BASE_PATH, SANDBOX_COMPANY_ID, startMcLeodSandbox } from './mcleod/sandbox.js';
+import { startNwsSandbox } from './nws/sandbox.js';
+import { OPENWEATHER_SANDBOX_KEY, startOpenWeatherSandbox } from './openweather/sandbox.js';
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, startProject44Sandbox } from './project44/sandbox.js';
 import { SANDBOX_TOKEN, startSamsaraSandbox } from './samsara/sandbox.js';
 
@@ -37,6 +40,13 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     secretFields: ['apiToken'],
   },
   {
+    vendor: 'motive',
+    envVar: 'MOTIVE_BASE_URL',
+    start: (o) => startMotiveSandbox({ now: o.now, port: o.port, apiKey: o.secret, pageSize: 100 }),
+    config: (_s, secret) => ({ apiKey: secret ?? MOTIVE_SANDBOX_API_KEY }),
+    secretFields: ['apiKey'],
+  },
+  {
     // Hosted per customer: the instance URL is part of the config, no env var.
     vendor: 'mcleod',
     start: (o) => startMcLeodSandbox({ now: o.now, port: o.port, apiKey: o.secret }),
@@ -49,6 +59,21 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     start: (o) => startProject44Sandbox({ now: o.now, port: o.port, clientSecret: o.secret }),
     config: (_s, secret) => ({ clientId: SANDBOX_CLIENT_ID, clientSecret: secret ?? SANDBOX_CLIENT_SECRET, environment: 'sandbox' }),
     secretFields: ['clientSecret'],
+  },
+  {
+    vendor: 'openweather',
+    envVar: 'OPENWEATHER_BASE_URL',
+    start: (o) => startOpenWeatherSandbox({ now: o.now ? () => o.now! : undefined, port: o.port, apiKey: o.secret }),
+    config: (_s, secret) => ({ apiKey: secret ?? OPENWEATHER_SANDBOX_KEY }),
+    secretFields: ['apiKey'],
+  },
+  {
+    // Keyless: nothing secret to plant (the canary test skips it).
+    vendor: 'nws',
+    envVar: 'NWS_BASE_URL',
+    start: (o) => startNwsSandbox({ now: o.now ? () => o.now! : undefined, port: o.port }),
+    config: () => ({ contactEmail: 'dispatch@fleet.example' }),
+    secretFields: [],
   },
   {
     // Syncs ask about points along ACTIVE routes: with none, a sync asks HERE nothing.

@@ -41,9 +41,6 @@ describe.each(DB_KINDS)('no credential leaks, every vendor against its sandbox (
     t = await buildTestApp(kind, { clock, env, integrationAdapters: 'built-in', webhookResolver: hookDns, logStream });
     const tenant = await createTenant(t.app, { name: 'Canary Freight' });
     h = { t, auth: { 'x-api-key': (await createApiKey(t.app, tenant)).key } };
-    // An ACTIVE route still ahead after the day each vendor's case skips, so that the vendors that look
-    // along routes (fuel, weather) have something to ask about.
-    await createActiveRoute(t.app, h.auth, { departureTime: new Date(clock.now().getTime() + 30 * 24 * 3_600_000).toISOString() });
   });
   afterAll(async () => {
     await t?.close();
@@ -56,7 +53,8 @@ describe.each(DB_KINDS)('no credential leaks, every vendor against its sandbox (
     return res;
   };
 
-  it.each(VENDOR_SANDBOXES.map((s) => [s.vendor, s] as const))('%s: accepted, refused and failing, the canary is nowhere', async (vendor, s) => {
+  // A keyless vendor (nws) has no credential to plant.
+  it.each(VENDOR_SANDBOXES.filter((s) => s.secretFields.length > 0).map((s) => [s.vendor, s] as const))('%s: accepted, refused and failing, the canary is nowhere', async (vendor, s) => {
     const sandbox = sandboxes.get(vendor)!;
     await subscribeSyncFailed(h);
     const good = (await call('POST', '/api/v1/integrations', { vendor, name: `${vendor} canary`, config: s.config(sandbox, CANARY) })).json();
@@ -72,6 +70,8 @@ describe.each(DB_KINDS)('no credential leaks, every vendor against its sandbox (
 
     // Failing: 500 until the retries are spent, in a sync.
     clock.advance(24 * 3_600_000);
+    // An active route from now on, so that vendors asked about route points (weather, fuel) are called.
+    await createActiveRoute(t.app, h.auth, { departureTime: clock.now().toISOString() });
     await call('POST', `/api/v1/integrations/${good.id as string}/sync`);
     sandbox.inject({ kind: 'server-error', times: 50 });
     await runSyncPass(h);

@@ -33,6 +33,16 @@ export function configProblems(adapter: IntegrationAdapter, config: Record<strin
 }
 
 /**
+ * The part of a config that may hold credentials: the vendor's `secretFields` when it declares them
+ * (so an `environment: "sandbox"` is not redacted out of every message), else the whole config.
+ */
+export function secretsOf(adapter: IntegrationAdapter | undefined, config: Record<string, unknown>): Record<string, unknown> {
+  const fields = adapter?.info.secretFields;
+  if (!fields) return config;
+  return Object.fromEntries(Object.entries(config).filter(([k]) => fields.includes(k)));
+}
+
+/**
  * Replaces every credential-like value of the config (strings of 4+ characters) found in `text`: a
  * second line of defence when a vendor echoes a credential in an error or a detail.
  */

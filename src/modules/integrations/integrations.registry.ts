@@ -1,6 +1,9 @@
 import type { Config } from '../../config.js';
 import { HereFuelAdapter } from '../../adapters/integrations/here/adapter.js';
 import { McLeodAdapter } from '../../adapters/integrations/mcleod/adapter.js';
+import { MotiveAdapter } from '../../adapters/integrations/motive/adapter.js';
+import { NwsAdapter } from '../../adapters/integrations/nws/adapter.js';
+import { OpenWeatherAdapter } from '../../adapters/integrations/openweather/adapter.js';
 import { Project44Adapter } from '../../adapters/integrations/project44/adapter.js';
 import { SamsaraAdapter } from '../../adapters/integrations/samsara/adapter.js';
 import type { IntegrationAdapter, VendorInfo } from '../../adapters/integrations/port.js';
@@ -32,12 +35,15 @@ export class IntegrationRegistry {
 }
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
-export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'project44BaseUrl' | 'hereBaseUrl'>): IntegrationAdapter[] {
+export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'motiveBaseUrl' | 'project44BaseUrl' | 'openWeatherBaseUrl' | 'nwsBaseUrl' | 'hereBaseUrl'>): IntegrationAdapter[] {
   return [
     new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }),
+    new MotiveAdapter({ baseUrl: config.motiveBaseUrl }),
     // McLeod is hosted per customer: its base URL is the integration's apiUrl, not a service setting.
     new McLeodAdapter(),
     new Project44Adapter({ baseUrl: config.project44BaseUrl }),
+    new OpenWeatherAdapter({ baseUrl: config.openWeatherBaseUrl }),
+    new NwsAdapter({ baseUrl: config.nwsBaseUrl }),
     new HereFuelAdapter({ baseUrl: config.hereBaseUrl }),
   ];
 }

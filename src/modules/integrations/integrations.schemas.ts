@@ -21,6 +21,7 @@ export const VendorInfoSchema = Type.Object({
   optionalFields: Type.Array(Type.String()),
   defaultSyncInterval: Type.Integer(),
   documentationUrl: Type.Optional(Type.String()),
+  secretFields: Type.Optional(Type.Array(Type.String(), { description: 'The config fields that hold credentials (a form shows them as passwords)' })),
 });
 export const VendorList = Type.Object({ data: Type.Array(VendorInfoSchema) });
 

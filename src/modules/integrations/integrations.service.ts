@@ -5,7 +5,7 @@ import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { resolveSyncFailedAlert } from './integrations.alerts.js';
-import { configProblems, scrub, scrubDeep } from './integrations.config.js';
+import { configProblems, scrub, scrubDeep, secretsOf } from './integrations.config.js';
 import {
   deleteIntegration,
   findIntegration,
@@ -95,26 +95,28 @@ export function integrationsService(deps: Deps) {
       return row;
     });
     const priorStatus = before.status;
-    let config: Config = {};
+    // What may hold a credential, scrubbed out of every message and detail below.
+    let secrets: Config = {};
     let result: ConnectionTestResult;
     try {
-      config = openConfig(key, before.configCiphertext);
       const adapter = deps.integrations.get(before.vendor);
+      const config = openConfig(key, before.configCiphertext);
+      secrets = secretsOf(adapter, config);
       if (!adapter) throw new IntegrationError('INVALID_CONFIG', `No adapter for vendor ${before.vendor} in this service`);
       result = await adapter.test(config, AbortSignal.timeout(TEST_TIMEOUT_MS));
     } catch (err) {
-      const failure = failureOf(err, config);
+      const failure = failureOf(err, secrets);
       deps.log.warn({ integrationId: id, vendor: before.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration test failed');
       result = { ok: false, message: 'Connection test failed', details: {}, error: failure };
     }
     const testedAt = clock.now();
     const ok = result.ok && result.error === undefined;
-    const error = ok ? undefined : { code: result.error?.code ?? 'VENDOR_ERROR', details: scrub(result.error?.details ?? 'The connection test failed', config) };
+    const error = ok ? undefined : { code: result.error?.code ?? 'VENDOR_ERROR', details: scrub(result.error?.details ?? 'The connection test failed', secrets) };
     const response: TestResponse = {
       id,
       testResult: ok ? 'SUCCESS' : 'FAILED',
-      message: scrub(result.message, config),
-      details: scrubDeep(result.details ?? {}, config),
+      message: scrub(result.message, secrets),
+      details: scrubDeep(result.details ?? {}, secrets),
       ...(error ? { error } : {}),
       testedAt: testedAt.toISOString(),
     };

@@ -10,6 +10,7 @@ import { applySyncResult } from './apply/index.js';
 import { raiseSyncFailedAlert, resolveSyncFailedAlert } from './integrations.alerts.js';
 import type { IntegrationRegistry } from './integrations.registry.js';
 import { claimDueSyncs, updateIntegration, type ClaimedSync } from './integrations.repository.js';
+import { secretsOf } from './integrations.config.js';
 import { failureOf, openConfig } from './integrations.service.js';
 
 export interface SyncOptions {
@@ -112,7 +113,7 @@ export class IntegrationSyncWorker implements Worker {
       outcome = { ok: true, result };
     } catch (err) {
       const failure =
-        err instanceof Error && err.name === 'NoAdapter' ? { code: 'INVALID_CONFIG' as const, details: `No adapter for vendor ${row.vendor} in this service` } : failureOf(err, config);
+        err instanceof Error && err.name === 'NoAdapter' ? { code: 'INVALID_CONFIG' as const, details: `No adapter for vendor ${row.vendor} in this service` } : failureOf(err, secretsOf(this.io.registry.get(row.vendor), config));
       this.io.log.warn({ tenantId, integrationId: row.id, vendor: row.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration sync failed');
       outcome = { ok: false, error: failure };
     }

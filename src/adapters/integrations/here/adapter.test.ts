@@ -47,6 +47,7 @@ describe('HereFuelAdapter against the sandbox', () => {
       optionalFields: ['searchRadiusMiles', 'syncIntervalMinutes'],
       defaultSyncInterval: 360,
       documentationUrl: expect.stringContaining('developer.here.com/documentation/fuel-prices'),
+      secretFields: ['apiKey'],
     });
     expect(isFuelAdapter(a)).toBe(true);
   });

@@ -94,6 +94,7 @@ export class HereFuelAdapter implements FuelAdapter {
     optionalFields: ['searchRadiusMiles', 'syncIntervalMinutes'],
     defaultSyncInterval: 360,
     documentationUrl: 'https://developer.here.com/documentation/fuel-prices/dev_guide/topics/resource-stations.html',
+    secretFields: ['apiKey'],
   };
 
   private readonly baseUrl: string;

@@ -56,6 +56,7 @@ export class McLeodAdapter implements IntegrationAdapter {
     optionalFields: ['syncIntervalMinutes'],
     defaultSyncInterval: 30,
     documentationUrl: 'https://www.mcleodsoftware.com/',
+    secretFields: ['apiKey'],
   };
 
   constructor(private readonly options: McLeodAdapterOptions = {}) {}

@@ -84,6 +84,7 @@ export class Project44Adapter implements IntegrationAdapter {
     optionalFields: ['environment', 'syncIntervalMinutes'],
     defaultSyncInterval: 15,
     documentationUrl: 'https://developers.project44.com/api-reference',
+    secretFields: ['clientId', 'clientSecret'],
   };
 
   private readonly tokens: TokenCache;

@@ -40,6 +40,7 @@ export class SamsaraAdapter implements IntegrationAdapter {
     optionalFields: ['orgId', 'syncIntervalMinutes'],
     defaultSyncInterval: 15,
     documentationUrl: 'https://developers.samsara.com/reference',
+    secretFields: ['apiToken'],
   };
 
   private readonly baseUrl: string;

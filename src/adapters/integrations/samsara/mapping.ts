@@ -2,6 +2,7 @@
  * Pure normalization of Samsara payloads into our EldSyncResult: duty statuses, driver / vehicle
  * matching, locations with fuel level, and J1939 fault codes with a severity rule.
  */
+import { isoTime, matchDriverKeys, matchVehicleKeys, type MatchResult } from '../eld-matching.js';
 import type { DutyStatus, EldSyncResult, SyncContext } from '../port.js';
 import type { SamsaraClock, SamsaraDriver, SamsaraFaultCodes, SamsaraHosLog, SamsaraLocation, SamsaraVehicle } from './sandbox.js';
 
@@ -24,41 +25,17 @@ export function mapDutyStatus(status: string): DutyStatus | undefined {
   }
 }
 
-const normalize = (value: string | null | undefined): string => (value ?? '').trim().toUpperCase();
-
-/** RFC 3339 → ISO; undefined for a malformed time (the record is skipped rather than failing the sync). */
-const isoTime = (value: string | undefined): string | undefined => {
-  const ms = Date.parse(value ?? '');
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-};
-
 /** Vendor driver id → our driver id: by externalId (any of Samsara's externalIds values) first, then license number. */
-export function matchDrivers(vendorDrivers: SamsaraDriver[], ours: SyncContext['drivers']): { byVendorId: Map<string, string>; unmatched: number } {
-  const byExternalId = new Map(ours.filter((d) => d.externalId).map((d) => [normalize(d.externalId), d.id]));
-  const byLicense = new Map(ours.filter((d) => d.licenseNumber).map((d) => [normalize(d.licenseNumber), d.id]));
-  const byVendorId = new Map<string, string>();
-  let unmatched = 0;
-  for (const driver of vendorDrivers) {
-    const viaExternal = Object.values(driver.externalIds ?? {}).map((v) => byExternalId.get(normalize(v))).find((id) => id !== undefined);
-    const id = viaExternal ?? (driver.licenseNumber ? byLicense.get(normalize(driver.licenseNumber)) : undefined);
-    if (id) byVendorId.set(driver.id, id);
-    else unmatched++;
-  }
-  return { byVendorId, unmatched };
+export function matchDrivers(vendorDrivers: SamsaraDriver[], ours: SyncContext['drivers']): MatchResult {
+  return matchDriverKeys(
+    vendorDrivers.map((d) => ({ vendorId: d.id, externalIds: Object.values(d.externalIds ?? {}), licenseNumber: d.licenseNumber })),
+    ours,
+  );
 }
 
 /** Vendor vehicle id → our vehicle id: by eldExternalId (= Samsara vehicle id) first, then unit number (= Samsara name). */
-export function matchVehicles(vendorVehicles: SamsaraVehicle[], ours: SyncContext['vehicles']): { byVendorId: Map<string, string>; unmatched: number } {
-  const byEldId = new Map(ours.filter((v) => v.eldExternalId).map((v) => [v.eldExternalId as string, v.id]));
-  const byUnit = new Map(ours.filter((v) => normalize(v.unitNumber) !== '').map((v) => [normalize(v.unitNumber), v.id]));
-  const byVendorId = new Map<string, string>();
-  let unmatched = 0;
-  for (const vehicle of vendorVehicles) {
-    const id = byEldId.get(vehicle.id) ?? byUnit.get(normalize(vehicle.name));
-    if (id) byVendorId.set(vehicle.id, id);
-    else unmatched++;
-  }
-  return { byVendorId, unmatched };
+export function matchVehicles(vendorVehicles: SamsaraVehicle[], ours: SyncContext['vehicles']): MatchResult {
+  return matchVehicleKeys(vendorVehicles.map((v) => ({ vendorId: v.id, unitNumber: v.name })), ours);
 }
 
 export function mapClocks(clocks: SamsaraClock[], drivers: Map<string, string>): EldSyncResult['clocks'] {
