@@ -46,6 +46,7 @@ describe.each(DB_KINDS)('the built-in Motive integration (%s)', (kind) => {
       optionalFields: ['syncIntervalMinutes'],
       defaultSyncInterval: 15,
       documentationUrl: 'https://developer.gomotive.com/reference',
+      secretFields: ['apiKey'],
     });
     const id = await connectIntegration(h, 'motive', { apiKey: KEY });
     expect(await apiCall(h, 'GET', `/api/v1/integrations/${id}`)).toMatchObject({ vendor: 'motive', status: 'ACTIVE', syncIntervalMinutes: 15 });

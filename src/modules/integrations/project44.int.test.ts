@@ -174,7 +174,7 @@ describe.each(DB_KINDS)('the project44 integration against its sandbox (%s)', (k
     ['not-found', 'NOT_FOUND', 1],
     ['rate-limit', 'RATE_LIMITED', 4],
     ['server-error', 'VENDOR_ERROR', 4],
-    ['hang', 'TIMEOUT', 1],
+    ['hang', 'TIMEOUT', 4],
   ] as const)('a connection test answered with %s fails with %s after %i request(s)', async (fault, code, attempts) => {
     const before = requestsTo(SHIPMENTS_PATH);
     sandbox.inject({ path: SHIPMENTS_PATH, kind: fault, times: attempts, retryAfter: '1' });
@@ -186,7 +186,7 @@ describe.each(DB_KINDS)('the project44 integration against its sandbox (%s)', (k
   it.each([
     ['rate-limit', 'RATE_LIMITED', 4],
     ['server-error', 'VENDOR_ERROR', 4],
-    ['hang', 'TIMEOUT', 1],
+    ['hang', 'TIMEOUT', 4],
   ] as const)('a sync answered with %s fails cleanly with %s after %i request(s)', async (fault, code, attempts) => {
     t.clock.advance(SYNC_INTERVAL_MS);
     const id = await connectIntegration(h, 'project44', CONFIG, `p44 ${fault}`);

@@ -65,6 +65,7 @@ describe.each(DB_KINDS)('weather integrations against their sandboxes (%s)', (ki
       optionalFields: ['syncIntervalMinutes'],
       defaultSyncInterval: 60,
       documentationUrl: 'https://openweathermap.org/api/one-call-3',
+      secretFields: ['apiKey'],
     });
     expect(vendors).toContainEqual(
       expect.objectContaining({ vendor: 'nws', category: 'WEATHER', requiredFields: [], optionalFields: ['contactEmail', 'syncIntervalMinutes'], defaultSyncInterval: 30 }),

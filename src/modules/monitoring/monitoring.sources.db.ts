@@ -46,6 +46,21 @@ export function milesAheadOnPath(route: Pick<MonitoredRoute, 'position' | 'pathA
   return nearest.distanceMiles <= HAZARD_PATH_RADIUS_MILES ? nearest.milesAlong : -1;
 }
 
+/**
+ * One hazard per weather event: a storm reported at several sampled points of the path counts once, at
+ * its nearest point ahead (or, when none is ahead, the one found first).
+ */
+export function nearestOfEach(hazards: WeatherHazard[]): WeatherHazard[] {
+  const best = new Map<string, WeatherHazard>();
+  for (const h of hazards) {
+    const key = `${h.source}|${h.event}|${h.headline}|${h.startsAt}|${h.endsAt ?? ''}`;
+    const seen = best.get(key);
+    const better = seen === undefined || (h.milesAhead >= 0 && (seen.milesAhead < 0 || h.milesAhead < seen.milesAhead));
+    if (better) best.set(key, h);
+  }
+  return [...best.values()];
+}
+
 async function loadSignals(tx: Tx, routes: MonitoredRoute[], now: Date) {
   const tenants = [...new Set(routes.map((r) => r.tenantId))];
   const sources = await tx.query<{ tenant_id: string; category: string }>(
@@ -113,6 +128,7 @@ export function dbMonitoringSources(db: Database): MonitoringSources {
             }
             if (w.delayHours !== null) signal.weatherDelayHours = Math.max(signal.weatherDelayHours ?? 0, w.delayHours);
           }
+          signal.weather = nearestOfEach(signal.weather);
         }
         for (const s of byRoute.get(key) ?? []) {
           if (s.kind !== 'ETA') continue;

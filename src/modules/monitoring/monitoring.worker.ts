@@ -3,6 +3,7 @@ import type { Database, Tx } from '../../db/types.js';
 import type { AlertCondition, MonitoringSnapshot, OpenAlert, Reconciliation } from '../../domain/alerts/types.js';
 import { evaluate, limitsOf } from '../../domain/hos/index.js';
 import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
+import { pathAhead } from '../../domain/geo/route-sample.js';
 import { randomBase62 } from '../../lib/ids.js';
 import type { Worker } from '../../workers/loop.js';
 import type { NewAlertNamed } from '../alerts/alerts.repository.js';
@@ -109,18 +110,16 @@ export class MonitoringWorker implements Worker {
 
 function monitoredRoute(f: RouteFacts, positions: MonitoringSnapshot['positions'], now: number): MonitoredRoute {
   const last = positions[positions.length - 1];
-  const ahead: { latitude: number; longitude: number }[] = [];
-  for (const s of f.segments) {
-    if (Date.parse(s.end_time) < now) continue;
-    if (s.type === 'drive') ahead.push({ latitude: s.to.latitude, longitude: s.to.longitude });
-    else ahead.push({ latitude: s.latitude, longitude: s.longitude });
-  }
+  const position = last ? { latitude: last.latitude, longitude: last.longitude } : null;
+  // The unfinished drives from the truck's foot on the path (or from the start of the first, with no position).
+  const drives = f.segments.flatMap((s) => (s.type === 'drive' ? [{ from: s.from, to: s.to, endsAt: Date.parse(s.end_time) }] : []));
+  const ahead = pathAhead(drives, now, position);
   return {
     tenantId: f.tenantId,
     routeId: f.routeId,
     driverId: f.driverId,
     vehicleId: f.vehicleId,
-    position: last ? { latitude: last.latitude, longitude: last.longitude } : null,
+    position,
     pathAhead: ahead,
   };
 }

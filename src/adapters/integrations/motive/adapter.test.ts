@@ -103,6 +103,7 @@ describe('MotiveAdapter against the sandbox', () => {
       optionalFields: ['syncIntervalMinutes'],
       defaultSyncInterval: 15,
       documentationUrl: 'https://developer.gomotive.com/reference',
+      secretFields: ['apiKey'],
     });
   });
 

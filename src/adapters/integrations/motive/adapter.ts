@@ -71,6 +71,7 @@ export class MotiveAdapter implements IntegrationAdapter {
     optionalFields: ['syncIntervalMinutes'],
     defaultSyncInterval: 15,
     documentationUrl: 'https://developer.gomotive.com/reference',
+    secretFields: ['apiKey'],
   };
 
   private readonly baseUrl: string;

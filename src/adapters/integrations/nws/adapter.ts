@@ -57,6 +57,7 @@ export class NwsAdapter implements IntegrationAdapter {
     optionalFields: ['contactEmail', 'syncIntervalMinutes'],
     defaultSyncInterval: 30,
     documentationUrl: 'https://www.weather.gov/documentation/services-web-api',
+    secretFields: [],
   };
 
   private readonly baseUrl: string;

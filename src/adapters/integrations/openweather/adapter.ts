@@ -50,6 +50,7 @@ export class OpenWeatherAdapter implements IntegrationAdapter {
     optionalFields: ['syncIntervalMinutes'],
     defaultSyncInterval: 60,
     documentationUrl: 'https://openweathermap.org/api/one-call-3',
+    secretFields: ['apiKey'],
   };
 
   private readonly baseUrl: string;

@@ -98,6 +98,7 @@ describe('SamsaraAdapter against the sandbox', () => {
       optionalFields: ['orgId', 'syncIntervalMinutes'],
       defaultSyncInterval: 15,
       documentationUrl: 'https://developers.samsara.com/reference',
+      secretFields: ['apiToken'],
     });
   });
 
