@@ -34,6 +34,7 @@ import { dbMonitoringSources } from './modules/monitoring/monitoring.sources.db.
 import type { MonitoringSources } from './modules/monitoring/monitoring.sources.js';
 import type { IntegrationAdapter } from './adapters/integrations/port.js';
 import { builtInAdapters, IntegrationRegistry } from './modules/integrations/integrations.registry.js';
+import { integrationFuelPrices } from './modules/integrations/fuel-prices.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -215,7 +216,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.get('/', { schema: { hide: true }, config: { access: { auth: 'public', rateLimit: false } } }, async (_req, reply) =>
     reply.redirect('/docs'),
   );
-  registerModules(app, deps, opts.planning ?? livePlanningPorts(config));
+  // Fuel prices come from the tenant's fuel integration, asked at planning time (stored prices as the fallback).
+  registerModules(app, deps, opts.planning ?? livePlanningPorts(config, integrationFuelPrices(deps)));
 
   const usageTimer = setInterval(() => {
     apiKeyUsage.flush().catch((err: unknown) => app.log.warn({ err }, 'could not record API key use'));

@@ -50,6 +50,8 @@ export interface Config {
   openWeatherBaseUrl: string | undefined;
   /** The National Weather Service API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   nwsBaseUrl: string | undefined;
+  /** The HERE Fuel Prices API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
+  hereBaseUrl: string | undefined;
   /** Overrides project44's hosts (both environments): the local sandbox in tests and the demo. */
   project44BaseUrl: string | undefined;
   apiKeyEnvironment: 'staging' | 'production';
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
   const motiveBaseUrl = r.url('MOTIVE_BASE_URL', ['http:', 'https:']);
   const openWeatherBaseUrl = r.url('OPENWEATHER_BASE_URL', ['http:', 'https:']);
   const nwsBaseUrl = r.url('NWS_BASE_URL', ['http:', 'https:']);
+  const hereBaseUrl = r.url('HERE_BASE_URL', ['http:', 'https:']);
   const project44BaseUrl = r.url('PROJECT44_BASE_URL', ['http:', 'https:']);
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
 
@@ -223,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     motiveBaseUrl,
     openWeatherBaseUrl,
     nwsBaseUrl,
+    hereBaseUrl,
     project44BaseUrl,
     apiKeyEnvironment: r.oneOf('API_KEY_ENVIRONMENT', ['staging', 'production'] as const, 'staging'),
     rateLimits: {

@@ -163,3 +163,18 @@ export interface IntegrationAdapter {
   /** Throws IntegrationError when the vendor fails after the adapter's retries. */
   sync(config: Record<string, unknown>, ctx: SyncContext): Promise<SyncResult>;
 }
+
+/** One station's diesel price, as a fuel vendor reports it (a FuelSyncResult row). */
+export type FuelStationPrice = FuelSyncResult['stations'][number];
+
+/**
+ * A fuel vendor's adapter also answers the route planner directly: the stations near given points, now
+ * (not on the sync schedule). `config` as for `sync`; throws IntegrationError, or the signal's reason.
+ */
+export interface FuelAdapter extends IntegrationAdapter {
+  stationsNear(config: Record<string, unknown>, points: readonly { latitude: number; longitude: number }[], signal?: AbortSignal): Promise<FuelStationPrice[]>;
+}
+
+export function isFuelAdapter(adapter: IntegrationAdapter | undefined): adapter is FuelAdapter {
+  return adapter !== undefined && adapter.info.category === 'FUEL' && typeof (adapter as Partial<FuelAdapter>).stationsNear === 'function';
+}

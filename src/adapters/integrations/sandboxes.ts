@@ -6,6 +6,7 @@
  */
 import { MOTIVE_SANDBOX_API_KEY, startMotiveSandbox } from './motive/sandbox.js';
 import type { SandboxFault } from './sandbox-kit.js';
+import { HERE_SANDBOX_API_KEY, startHereSandbox } from './here/sandbox.js';
 import { SANDBOX_API_KEY, SANDBOX_BASE_PATH, SANDBOX_COMPANY_ID, startMcLeodSandbox } from './mcleod/sandbox.js';
 import { startNwsSandbox } from './nws/sandbox.js';
 import { OPENWEATHER_SANDBOX_KEY, startOpenWeatherSandbox } from './openweather/sandbox.js';
@@ -75,5 +76,13 @@ export const VENDOR_SANDBOXES: VendorSandbox[] = [
     start: (o) => startNwsSandbox({ now: o.now ? () => o.now! : undefined, port: o.port }),
     config: () => ({ contactEmail: 'dispatch@fleet.example' }),
     secretFields: [],
+  },
+  {
+    // Syncs ask about points along ACTIVE routes: with none, a sync asks HERE nothing.
+    vendor: 'here',
+    envVar: 'HERE_BASE_URL',
+    start: (o) => startHereSandbox({ now: o.now, port: o.port, apiKey: o.secret, pageSize: 50 }),
+    config: (_s, secret) => ({ apiKey: secret ?? HERE_SANDBOX_API_KEY }),
+    secretFields: ['apiKey'],
   },
 ];

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { HereFuelAdapter } from '../../adapters/integrations/here/adapter.js';
 import { McLeodAdapter } from '../../adapters/integrations/mcleod/adapter.js';
 import { MotiveAdapter } from '../../adapters/integrations/motive/adapter.js';
 import { NwsAdapter } from '../../adapters/integrations/nws/adapter.js';
@@ -34,7 +35,7 @@ export class IntegrationRegistry {
 }
 
 /** The adapters built into the service (the vendor adapters are added here as they land). */
-export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'motiveBaseUrl' | 'project44BaseUrl' | 'openWeatherBaseUrl' | 'nwsBaseUrl'>): IntegrationAdapter[] {
+export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'motiveBaseUrl' | 'project44BaseUrl' | 'openWeatherBaseUrl' | 'nwsBaseUrl' | 'hereBaseUrl'>): IntegrationAdapter[] {
   return [
     new SamsaraAdapter({ baseUrl: config.samsaraBaseUrl }),
     new MotiveAdapter({ baseUrl: config.motiveBaseUrl }),
@@ -43,5 +44,6 @@ export function builtInAdapters(config: Pick<Config, 'samsaraBaseUrl' | 'motiveB
     new Project44Adapter({ baseUrl: config.project44BaseUrl }),
     new OpenWeatherAdapter({ baseUrl: config.openWeatherBaseUrl }),
     new NwsAdapter({ baseUrl: config.nwsBaseUrl }),
+    new HereFuelAdapter({ baseUrl: config.hereBaseUrl }),
   ];
 }

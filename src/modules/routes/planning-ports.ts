@@ -11,9 +11,18 @@ export interface PlanningPorts {
   fuelPrices: FuelPriceSource;
 }
 
-/** Diesel prices near a path. The fuel vendor adapter implements it; without one, no prices are known. */
-export interface FuelPriceSource {
-  pricesAlong(path: Point[]): Promise<FuelPricePoint[]>;
+/** Diesel prices near a path, with a warning for the plan when they are not current. */
+export interface FuelPriceAnswer {
+  prices: FuelPricePoint[];
+  warning?: string;
 }
 
-export const noFuelPrices: FuelPriceSource = { pricesAlong: async () => [] };
+/**
+ * Diesel prices near a path, for one tenant: its fuel integration's (asked now, or stored from its last
+ * sync when the vendor does not answer); without one, no prices are known.
+ */
+export interface FuelPriceSource {
+  pricesAlong(tenantId: string, path: Point[]): Promise<FuelPriceAnswer>;
+}
+
+export const noFuelPrices: FuelPriceSource = { pricesAlong: async () => ({ prices: [] }) };

@@ -121,6 +121,9 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
       const fuelStart = opts.startingFuelGallons ?? tank;
       if (fuelStart > tank) throw invalid('Validation failed', [{ field: 'body.options.startingFuelGallons', message: 'cannot exceed the tank size' }]);
       const driverState = body.driverState;
+      const fuelEnabled = opts.includeFuelStops ?? true;
+      const fuelPrices = fuelEnabled ? await ports.fuelPrices.pricesAlong(ctx.tenantId, legs.flatMap((l) => l.geometry)) : { prices: [] };
+      if (fuelPrices.warning) warnings.push(fuelPrices.warning);
 
       let plan;
       try {
@@ -132,12 +135,12 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           history: driverState ? { snapshot: driverState } : { timeline: context.history!.timeline },
           averageSpeedMph: opts.averageSpeedMph ?? 55,
           fuel: {
-            enabled: opts.includeFuelStops ?? true,
+            enabled: fuelEnabled,
             tankGallons: tank,
             mpg: opts.mpg ?? context.vehicle?.mpg ?? 6.5,
             startingGallons: fuelStart,
             defaultPricePerGallon: opts.fuelPricePerGallon ?? DEFAULT_FUEL_PRICE,
-            prices: await ports.fuelPrices.pricesAlong(legs.flatMap((l) => l.geometry)),
+            prices: fuelPrices.prices,
           },
           restSites: context.sites,
           nameNear: ports.nameNear,
