@@ -48,6 +48,18 @@ type RestChoice = { kind: 'break' | 'full' | 'split' | 'restart'; hours: number;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const iso = formatIso;
 
+/**
+ * Plan times are integer milliseconds. A duration computed in hours (miles / speed, a dock time) is
+ * rounded to whole seconds once, here, and the clock only ever adds integers: every segment ends
+ * exactly where the next begins, and a 2-hour drive from 13:00 ends at 15:00:00.000.
+ */
+export const durationMs = (hours: number): number => Math.round(hours * 3600) * 1000;
+/**
+ * A segment's duration_hours: its exact span, rounded to 7 decimals (0.36 ms), so that
+ * round(duration_hours × 3,600,000) is end − start to the millisecond.
+ */
+const spanHours = (ms: number): number => Math.round((ms / HOUR_MS) * 1e7) / 1e7;
+
 function hosAfter(state: HosState): HosStateAfter {
   const c = clocksOf(state);
   return {
@@ -192,11 +204,11 @@ class Trip {
     return this.path.pointInLeg(this.leg, this.milesIntoLeg);
   }
 
-  /** `hours` in `status` from now; returns when it started (it ends at the new `t`). */
-  private record(status: DutyStatus, hours: number): number {
+  /** `ms` (an integer) in `status` from now; returns when it started (it ends at the new `t`). */
+  private record(status: DutyStatus, ms: number): number {
     const start = this.t;
-    this.state = advance(this.state, status, hours);
-    this.t += hours * HOUR_MS;
+    this.state = advance(this.state, status, ms / HOUR_MS);
+    this.t += ms;
     const last = this.periods[this.periods.length - 1];
     if (last && last.status === status && last.end === start) last.end = this.t;
     else this.periods.push({ status, start, end: this.t });
@@ -211,7 +223,7 @@ class Trip {
 
   drive(miles: number, fromName: string, toName: string): void {
     const from = this.here();
-    const start = this.record('ON_DUTY_DRIVING', miles / this.input.averageSpeedMph);
+    const start = this.record('ON_DUTY_DRIVING', durationMs(miles / this.input.averageSpeedMph));
     this.milesIntoLeg += miles;
     this.fuelGallons -= miles / this.input.fuel.mpg;
     const to = this.here();
@@ -219,7 +231,7 @@ class Trip {
       sequence: this.segments.length + 1,
       start_time: iso(start),
       end_time: iso(this.t),
-      duration_hours: round2((this.t - start) / HOUR_MS),
+      duration_hours: spanHours(this.t - start),
       hos_state_after: hosAfter(this.state),
       type: 'drive',
       from: namedPoint(from, fromName),
@@ -229,14 +241,14 @@ class Trip {
   }
 
   rest(choice: RestChoice, place: NamedPoint, reason: string): void {
-    const start = this.record(choice.status, choice.hours);
+    const start = this.record(choice.status, durationMs(choice.hours));
     this.restMiles.push(this.tripMiles);
     const restType = choice.kind === 'break' ? 'break' : choice.kind === 'split' ? 'partial_rest' : 'full_rest';
     this.segments.push({
       sequence: this.segments.length + 1,
       start_time: iso(start),
       end_time: iso(this.t),
-      duration_hours: round2((this.t - start) / HOUR_MS),
+      duration_hours: spanHours(this.t - start),
       hos_state_after: hosAfter(this.state),
       type: 'rest',
       location: place.name,
@@ -250,13 +262,13 @@ class Trip {
 
   /** A drive on the light pass: only the clocks and the position. */
   driveLight(miles: number): void {
-    this.record('ON_DUTY_DRIVING', miles / this.input.averageSpeedMph);
+    this.record('ON_DUTY_DRIVING', durationMs(miles / this.input.averageSpeedMph));
     this.milesIntoLeg += miles;
   }
 
   /** A rest on the light pass: only the clocks and where it falls. */
   restLight(choice: RestChoice): void {
-    this.record(choice.status, choice.hours);
+    this.record(choice.status, durationMs(choice.hours));
     this.restMiles.push(this.tripMiles);
   }
 
@@ -264,7 +276,7 @@ class Trip {
   fuel(place: NamedPoint, pricePerGallon: number, targetGallons: number): void {
     const gallons = Math.min(this.input.fuel.tankGallons, Math.max(targetGallons, this.fuelGallons)) - this.fuelGallons;
     if (gallons < 1) return;
-    const start = this.record('ON_DUTY_NOT_DRIVING', FUEL_STOP_HOURS);
+    const start = this.record('ON_DUTY_NOT_DRIVING', durationMs(FUEL_STOP_HOURS));
     this.fuelGallons += gallons;
     const cost = round2(gallons * pricePerGallon);
     this.fuelCost += cost;
@@ -272,7 +284,7 @@ class Trip {
       sequence: this.segments.length + 1,
       start_time: iso(start),
       end_time: iso(this.t),
-      duration_hours: round2((this.t - start) / HOUR_MS),
+      duration_hours: spanHours(this.t - start),
       hos_state_after: hosAfter(this.state),
       type: 'fuel',
       location: place.name,
@@ -293,16 +305,17 @@ class Trip {
     this.fuelIndex++;
   }
 
-  /** Waits `hours` at a stop for its appointment window to open. */
-  wait(hours: number, stop: PlanStop): void {
+  /** Waits `ms` at a stop for its appointment window to open (to the millisecond it opens). */
+  wait(ms: number, stop: PlanStop): void {
+    const hours = ms / HOUR_MS;
     // Waiting is off duty; seven hours or more in the sleeper berth can pair into a split rest.
-    const start = this.record(hours >= 7 ? 'SLEEPER_BERTH' : 'OFF_DUTY', hours);
+    const start = this.record(hours >= 7 ? 'SLEEPER_BERTH' : 'OFF_DUTY', ms);
     if (this.light) return;
     this.segments.push({
       sequence: this.segments.length + 1,
       start_time: iso(start),
       end_time: iso(this.t),
-      duration_hours: round2((this.t - start) / HOUR_MS),
+      duration_hours: spanHours(this.t - start),
       hos_state_after: hosAfter(this.state),
       type: 'wait',
       location: stop.name,
@@ -314,13 +327,13 @@ class Trip {
 
   dock(stop: PlanStop): void {
     if (stop.dockDurationHours <= 0) return;
-    const start = this.record('ON_DUTY_NOT_DRIVING', stop.dockDurationHours);
+    const start = this.record('ON_DUTY_NOT_DRIVING', durationMs(stop.dockDurationHours));
     if (this.light) return;
     this.segments.push({
       sequence: this.segments.length + 1,
       start_time: iso(start),
       end_time: iso(this.t),
-      duration_hours: round2((this.t - start) / HOUR_MS),
+      duration_hours: spanHours(this.t - start),
       hos_state_after: hosAfter(this.state),
       type: 'dock',
       location: stop.name,
@@ -397,8 +410,10 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
         continue;
       }
       const legLeft = legMiles - trip.milesIntoLeg;
-      // One second short of the limit, so that times rounded to the millisecond can never cross it.
-      let target = trip.tripMiles + Math.min(legLeft, (avail.driveHours - EPS_H) * speed);
+      // Up to the limit in whole seconds (a float a hair under a whole second still counts as it:
+      // the engine tolerates 0.36 ms), so a drive to a limit ends on the second the limit falls.
+      const limitMs = Math.floor(avail.driveHours * 3600 + 1e-4) * 1000;
+      let target = trip.tripMiles + Math.min(legLeft, (limitMs / HOUR_MS) * speed);
       let stopFor: 'none' | 'hos' | 'fuel' = target < trip.tripMiles + legLeft - 1e-6 ? 'hos' : 'none';
       const fuel = trip.nextFuel();
       // A fuel stop shortly before a rest is taken at the rest: one stop, not two.
@@ -484,7 +499,7 @@ function arriveAt(trip: Trip, index: number): void {
   const stop = trip.input.stops[index]!;
   const arrival = trip.t;
   const appt = stop.appointment;
-  if (appt?.earliest !== undefined && appt.earliest > trip.t + EPS_H * HOUR_MS) trip.wait((appt.earliest - trip.t) / HOUR_MS, stop);
+  if (appt?.earliest !== undefined && appt.earliest > trip.t + EPS_H * HOUR_MS) trip.wait(Math.round(appt.earliest - trip.t), stop);
   const late = appt?.latest !== undefined ? Math.max(0, (trip.t - appt.latest) / HOUR_MS) : 0;
   if (trip.light) {
     trip.dock(stop);
