@@ -91,8 +91,18 @@ describe('planner: starting clocks', () => {
     });
     const plan = planRoute(input);
     const restart = rests(plan).find((r) => r.duration_hours === 34);
-    expect(restart?.reason).toMatch(/34-hour restart/);
+    expect(restart?.reason).toMatch(/^34-hour restart/);
+    expect(restart).toMatchObject({ rest_type: 'full_rest', restart: true });
     expect(restart?.hos_state_after.cycle_hours_used).toBe(0);
+    // Every other rest says it is not one.
+    expect(rests(plan).filter((r) => r !== restart).every((r) => r.restart === false)).toBe(true);
+  });
+
+  it('an ordinary 10-hour rest is not marked as a restart', () => {
+    const plan = planRoute(buildInput([stop('Dallas, TX'), stop('Chicago, IL')]));
+    const full = rests(plan).filter((r) => r.rest_type === 'full_rest');
+    expect(full.length).toBeGreaterThan(0);
+    expect(full.every((r) => r.restart === false && !/restart/.test(r.reason))).toBe(true);
   });
 });
 

@@ -5,12 +5,30 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS, ruleSet, type ClockSnapshot } from '../hos/index.js';
+import { timeZoneAt } from './local-time.js';
 import { planRoute } from './planner.js';
 import { buildInput, CITIES, stop } from './test-support.js';
 import type { PlanResult, PlanStop } from './types.js';
 
 const RUNS = Number(process.env.PLANNER_TIMES_RUNS ?? 300);
 const cityNames = Object.keys(CITIES);
+
+/** The problems with a plan's local times: each the same instant as its UTC time, in its place's zone. */
+function localProblems(plan: PlanResult): string[] {
+  const out: string[] = [];
+  for (const s of plan.segments) {
+    if (Date.parse(s.local_start_time!) !== Date.parse(s.start_time) || Date.parse(s.local_end_time!) !== Date.parse(s.end_time)) out.push(`segment ${s.sequence}: local times ${s.local_start_time} → ${s.local_end_time}`);
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?[+-]\d\d:\d\d$/.test(s.local_start_time!)) out.push(`segment ${s.sequence}: ${s.local_start_time} is not local ISO with an offset`);
+    if (s.type === 'drive') {
+      if (s.from.time_zone !== timeZoneAt(s.from) || s.to.time_zone !== timeZoneAt(s.to)) out.push(`segment ${s.sequence}: drive zones ${s.from.time_zone} → ${s.to.time_zone}`);
+    } else if (s.time_zone !== timeZoneAt(s)) out.push(`segment ${s.sequence}: zone ${s.time_zone}`);
+  }
+  for (const st of plan.stops) {
+    if (st.timeZone !== timeZoneAt(st)) out.push(`stop ${st.sequence}: zone ${st.timeZone}`);
+    if (Date.parse(st.localArrivalTime!) !== Date.parse(st.arrivalTime) || Date.parse(st.localDepartureTime!) !== Date.parse(st.departureTime)) out.push(`stop ${st.sequence}: local times`);
+  }
+  return out;
+}
 
 /** The problems with a plan's times (empty when exact). */
 function timeProblems(plan: PlanResult, departure: number): string[] {
@@ -62,6 +80,20 @@ describe('plan times', () => {
     expect(plan.segments[0]).toMatchObject({ end_time: '2026-03-02T15:00:00.000Z', duration_hours: 2 });
   });
 
+  it('gives local times: a drive from Dallas (Central) that ends in the Eastern zone, each end in its own zone', () => {
+    const departure = Date.parse('2026-03-02T12:00:00Z');
+    const plan = planRoute(buildInput([stop('Dallas, TX', { type: 'ORIGIN' }), stop('Newark, NJ', { type: 'DELIVERY' })], { departureTime: departure }));
+    expect(plan.stops[0]).toMatchObject({ timeZone: 'America/Chicago', localArrivalTime: '2026-03-02T06:00:00-06:00' });
+    expect(plan.stops[1]!.timeZone).toBe('America/New_York');
+    expect(plan.stops[1]!.localArrivalTime).toMatch(/-05:00$/);
+    expect(plan.segments[0]).toMatchObject({ type: 'drive', local_start_time: '2026-03-02T06:00:00-06:00', from: { time_zone: 'America/Chicago' } });
+    const last = plan.segments.filter((s) => s.type === 'drive').at(-1)!;
+    expect(last.type === 'drive' && last.to.time_zone).toBe('America/New_York');
+    const rest = plan.segments.find((s) => s.type === 'rest')!;
+    expect(rest.type === 'rest' && rest.time_zone).toMatch(/^America\//);
+    expect(localProblems(plan)).toEqual([]);
+  });
+
   const snapshotArb: fc.Arbitrary<ClockSnapshot> = fc
     .record({ driven: fc.double({ min: 0, max: 11, noNaN: true }), extra: fc.double({ min: 0, max: 2, noNaN: true }), sinceBreak: fc.double({ min: 0, max: 1, noNaN: true }), cycle: fc.double({ min: 0, max: 50, noNaN: true }) })
     .map(({ driven, extra, sinceBreak, cycle }) => {
@@ -110,7 +142,7 @@ describe('plan times', () => {
               fuel: { enabled: trip.fuel, tankGallons: 200, mpg: 6.5, startingGallons: 120, defaultPricePerGallon: 3.85, prices: [] },
             }),
           );
-          const problems = timeProblems(plan, departure);
+          const problems = [...timeProblems(plan, departure), ...localProblems(plan)];
           expect(problems, JSON.stringify(problems.slice(0, 5))).toEqual([]);
         },
       ),

@@ -20,6 +20,7 @@ import { HOUR_MS, type DutyPeriod, type DutyStatus, type LimitKind } from '../ho
 import { restReasoning } from '../rest/rest-optimizer.js';
 import { legAt, planFuel, type FuelPlanStop } from './fuel-plan.js';
 import { formatIso } from './iso.js';
+import { localIso, timeZoneAt } from './local-time.js';
 import { RoutePath, type SiteOnRoute } from './route-path.js';
 import type { HosStateAfter, NamedPoint, PlanInput, PlanResult, PlanStop, Point, Segment, StopEta } from './types.js';
 
@@ -227,6 +228,8 @@ class Trip {
     this.milesIntoLeg += miles;
     this.fuelGallons -= miles / this.input.fuel.mpg;
     const to = this.here();
+    const fromZone = timeZoneAt(from);
+    const toZone = timeZoneAt(to);
     this.segments.push({
       sequence: this.segments.length + 1,
       start_time: iso(start),
@@ -234,9 +237,11 @@ class Trip {
       duration_hours: spanHours(this.t - start),
       hos_state_after: hosAfter(this.state),
       type: 'drive',
-      from: namedPoint(from, fromName),
-      to: namedPoint(to, toName),
+      from: { ...namedPoint(from, fromName), time_zone: fromZone },
+      to: { ...namedPoint(to, toName), time_zone: toZone },
       distance_miles: round2(miles),
+      local_start_time: localIso(start, fromZone),
+      local_end_time: localIso(this.t, toZone),
     });
   }
 
@@ -255,8 +260,11 @@ class Trip {
       latitude: round6(place.latitude),
       longitude: round6(place.longitude),
       rest_type: restType,
+      // A 34-hour restart is a full rest by the spec's rest types; this says it resets the cycle too.
+      restart: choice.kind === 'restart',
       duty_status: choice.status === 'OFF_DUTY' ? 'OFF_DUTY' : 'SLEEPER_BERTH',
       reason,
+      ...placeTimes(place, start, this.t),
     });
   }
 
@@ -293,6 +301,7 @@ class Trip {
       gallons: round2(gallons),
       price_per_gallon: round2(pricePerGallon),
       cost,
+      ...placeTimes(place, start, this.t),
     });
   }
 
@@ -322,6 +331,7 @@ class Trip {
       latitude: round6(stop.latitude),
       longitude: round6(stop.longitude),
       reason: `Early for the appointment at ${stop.name}: waiting ${round2(hours)} h off duty until the window opens`,
+      ...placeTimes(stop, start, this.t),
     });
   }
 
@@ -341,8 +351,15 @@ class Trip {
       longitude: stop.longitude,
       stop_type: stop.type,
       appointment: appointmentIso(stop),
+      ...placeTimes(stop, start, this.t),
     });
   }
+}
+
+/** A place's time zone and a span's local start and end there (rest, dock, fuel and wait segments). */
+function placeTimes(place: Point, start: number, end: number): { time_zone: string; local_start_time: string; local_end_time: string } {
+  const zone = timeZoneAt(place);
+  return { time_zone: zone, local_start_time: localIso(start, zone), local_end_time: localIso(end, zone) };
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -507,6 +524,7 @@ function arriveAt(trip: Trip, index: number): void {
   }
   if (late > EPS_H) trip.warnings.push(`Stop ${index + 1} (${stop.name}) cannot be reached within its appointment window: ${round2(late)} h late`);
   trip.dock(stop);
+  const zone = timeZoneAt(stop);
   trip.stops.push({
     sequence: index + 1,
     name: stop.name,
@@ -518,6 +536,9 @@ function arriveAt(trip: Trip, index: number): void {
     appointment: appointmentIso(stop),
     withinWindow: appt ? late <= EPS_H : null,
     lateByHours: round2(late),
+    timeZone: zone,
+    localArrivalTime: localIso(arrival, zone),
+    localDepartureTime: localIso(trip.t, zone),
   });
 }
 

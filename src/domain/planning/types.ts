@@ -86,20 +86,38 @@ export interface NamedPoint extends Point {
   name: string;
 }
 
+/**
+ * Local time at a segment's place: ISO 8601 with the UTC offset there ("2026-03-02T07:00:00-06:00").
+ * The planner always writes the local-time fields; they are optional because plans stored before
+ * they existed have none.
+ */
+interface LocalSpan {
+  local_start_time?: string;
+  local_end_time?: string;
+}
+
+/** A segment at one place: its IANA time zone ("America/Chicago") and local times there. */
+interface AtPlace extends LocalSpan {
+  time_zone?: string;
+}
+
 export type Segment =
-  | (SegmentBase & { type: 'drive'; from: NamedPoint; to: NamedPoint; distance_miles: number })
-  | (SegmentBase & {
+  /** A drive: its start in the time zone of `from`, its end in that of `to`. */
+  | (SegmentBase & LocalSpan & { type: 'drive'; from: NamedPoint & { time_zone?: string }; to: NamedPoint & { time_zone?: string }; distance_miles: number })
+  | (SegmentBase & AtPlace & {
       type: 'rest';
       location: string;
       latitude: number;
       longitude: number;
       rest_type: 'full_rest' | 'partial_rest' | 'break';
+      /** A 34-hour restart (rest_type full_rest): the cycle starts over. Absent on plans stored before it. */
+      restart?: boolean;
       duty_status: 'OFF_DUTY' | 'SLEEPER_BERTH';
       reason: string;
     })
-  | (SegmentBase & { type: 'dock'; location: string; latitude: number; longitude: number; stop_type: StopType; appointment: { earliest: string | null; latest: string | null } | null })
-  | (SegmentBase & { type: 'fuel'; location: string; latitude: number; longitude: number; gallons: number; price_per_gallon: number; cost: number })
-  | (SegmentBase & { type: 'wait'; location: string; latitude: number; longitude: number; reason: string });
+  | (SegmentBase & AtPlace & { type: 'dock'; location: string; latitude: number; longitude: number; stop_type: StopType; appointment: { earliest: string | null; latest: string | null } | null })
+  | (SegmentBase & AtPlace & { type: 'fuel'; location: string; latitude: number; longitude: number; gallons: number; price_per_gallon: number; cost: number })
+  | (SegmentBase & AtPlace & { type: 'wait'; location: string; latitude: number; longitude: number; reason: string });
 
 export interface StopEta {
   sequence: number;
@@ -113,6 +131,10 @@ export interface StopEta {
   /** null without an appointment window; false when the window cannot be met. */
   withinWindow: boolean | null;
   lateByHours: number;
+  /** The stop's IANA time zone, and its arrival and departure in local time with the UTC offset (absent on plans stored before). */
+  timeZone?: string;
+  localArrivalTime?: string;
+  localDepartureTime?: string;
 }
 
 export interface PlanSummary {

@@ -15,7 +15,14 @@ const StopInput = Type.Object(
     longitude: Type.Optional(Longitude),
     type: Type.Optional(StopTypeSchema),
     appointment: Type.Optional(
-      Type.Object({ earliest: Type.Optional(Type.String({ format: 'date-time' })), latest: Type.Optional(Type.String({ format: 'date-time' })) }, { additionalProperties: false }),
+      Type.Object(
+        { earliest: Type.Optional(Type.String({ format: 'iso-date-time' })), latest: Type.Optional(Type.String({ format: 'iso-date-time' })) },
+        {
+          additionalProperties: false,
+          description:
+            'The appointment window, ISO 8601 date-times. A time without an offset ("2026-03-02T08:00:00") is the stop’s local time (its time zone found from its coordinates); with "Z" or an offset ("2026-03-02T08:00:00-06:00") it is taken as given.',
+        },
+      ),
     ),
     dockDurationHours: Type.Optional(Hours(48)),
     shipmentId: Type.Optional(Str(64)),
@@ -55,7 +62,6 @@ export const PlanRouteBody = Type.Object(
   { additionalProperties: false },
 );
 
-const NamedPoint = Type.Object({ name: Type.String(), latitude: Type.Number(), longitude: Type.Number() });
 const HosStateAfter = Type.Object({
   hours_driven: Type.Number(),
   on_duty_hours: Type.Number(),
@@ -73,15 +79,35 @@ const segmentBase = {
   duration_hours: Type.Number(),
   hos_state_after: HosStateAfter,
 };
-const place = { location: Type.String(), latitude: Type.Number(), longitude: Type.Number() };
+const LocalTime = (what: string) =>
+  Type.Optional(Type.String({ description: `${what} in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed` }));
+const TimeZone = (what: string) => Type.Optional(Type.String({ description: `IANA time zone of ${what} (e.g. America/Chicago), from its coordinates` }));
+const place = {
+  location: Type.String(),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  time_zone: TimeZone('the place'),
+  local_start_time: LocalTime('The start'),
+  local_end_time: LocalTime('The end'),
+};
+const DrivePoint = Type.Object({ name: Type.String(), latitude: Type.Number(), longitude: Type.Number(), time_zone: TimeZone('the point') });
 
 export const SegmentSchema = Type.Union([
-  Type.Object({ ...segmentBase, type: Type.Literal('drive'), from: NamedPoint, to: NamedPoint, distance_miles: Type.Number() }),
+  Type.Object({
+    ...segmentBase,
+    type: Type.Literal('drive'),
+    from: DrivePoint,
+    to: DrivePoint,
+    distance_miles: Type.Number(),
+    local_start_time: LocalTime('The start, in the time zone of `from`,'),
+    local_end_time: LocalTime('The end, in the time zone of `to`,'),
+  }),
   Type.Object({
     ...segmentBase,
     type: Type.Literal('rest'),
     ...place,
     rest_type: Type.Union([Type.Literal('full_rest'), Type.Literal('partial_rest'), Type.Literal('break')]),
+    restart: Type.Optional(Type.Boolean({ description: 'true for a 34-hour restart (rest_type full_rest), which also resets the 60/70-hour cycle; absent on plans recorded before it existed' })),
     duty_status: Type.String(),
     reason: Type.String(),
   }),
@@ -115,6 +141,9 @@ export const StopEtaSchema = Type.Object({
   appointment: Appointment,
   withinWindow: Type.Union([Type.Boolean(), Type.Null()]),
   lateByHours: Type.Number(),
+  timeZone: TimeZone('the stop'),
+  localArrivalTime: LocalTime('The arrival'),
+  localDepartureTime: LocalTime('The departure'),
 });
 
 export const RoutePlan = Type.Object({

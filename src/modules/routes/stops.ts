@@ -1,4 +1,5 @@
 import { isInNorthAmerica, landMassOf } from '../../domain/geo/region.js';
+import { parseLocalIso, timeZoneAt } from '../../domain/planning/local-time.js';
 import type { PlanStop, StopType } from '../../domain/planning/types.js';
 import { DomainError, type ErrorDetail } from '../../lib/errors.js';
 import type { PlanningPorts } from './planning-ports.js';
@@ -53,8 +54,15 @@ export function resolveStops(input: StopInput[] | undefined, load: LoadForPlan |
       details.push({ field, message: `${label}: is outside North America; only US, Canadian and Mexican stops can be planned` });
       return null;
     }
-    const earliest = s.appointment?.earliest !== undefined ? Date.parse(s.appointment.earliest) : undefined;
-    const latest = s.appointment?.latest !== undefined ? Date.parse(s.appointment.latest) : undefined;
+    // A window without an offset is the stop's local wall-clock time; with "Z" or an offset, as given.
+    const zone = s.appointment ? timeZoneAt(point) : 'UTC';
+    const earliest = s.appointment?.earliest !== undefined ? parseLocalIso(s.appointment.earliest, zone) : undefined;
+    const latest = s.appointment?.latest !== undefined ? parseLocalIso(s.appointment.latest, zone) : undefined;
+    const unreadable = (['earliest', 'latest'] as const).filter((k) => Number.isNaN(k === 'earliest' ? earliest : latest));
+    if (unreadable.length > 0) {
+      for (const k of unreadable) details.push({ field: `${field}.appointment.${k}`, message: `${label}: the appointment time "${s.appointment![k]}" is not a date-time that can be represented` });
+      return null;
+    }
     if (earliest !== undefined && latest !== undefined && latest < earliest) {
       details.push({ field: `${field}.appointment`, message: `${label}: the appointment window ends before it starts` });
       return null;
