@@ -6,9 +6,9 @@
 import { ROAD_FACTOR, type DistanceMethod } from '../../adapters/maps/index.js';
 
 export const GREAT_CIRCLE_WARNING =
-  'Distances are great-circle (straight-line) estimates: road distances run longer, typically 5–20 % (median 13 % over 39 published US city pairs, up to 40 % where roads detour), so drive hours and arrival times are optimistic. Use options.distanceMethod "haversine_road" for a calibrated road estimate or "osrm" for real road distances.';
+  'Distances are great-circle (straight-line) estimates: road distances run longer, typically 4–20 % (median 13 % over 39 published US city pairs, up to 40 % where roads detour), so drive hours and arrival times are optimistic. Use options.distanceMethod "haversine_road" for a calibrated road estimate or "osrm" for real road distances.';
 
-export const ROAD_FACTOR_WARNING = `Distances are great-circle × ${ROAD_FACTOR} road-factor estimates (median error 5 % against published US road distances, up to 25 % where roads detour). Use options.distanceMethod "osrm" for real road distances.`;
+export const ROAD_FACTOR_WARNING = `Distances are great-circle × ${ROAD_FACTOR} road-factor estimates (median error 4 % against 39 published US road distances, up to 20 % where roads detour). Use options.distanceMethod "osrm" for real road distances.`;
 
 /** The warning a plan by `method` carries, if any (OSRM's distances are the road's). */
 export function distanceWarning(method: DistanceMethod): string | null {

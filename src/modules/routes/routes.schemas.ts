@@ -43,7 +43,7 @@ export const PlanRouteBody = Type.Object(
           distanceMethod: Type.Optional(
             Type.Union([Type.Literal('haversine'), Type.Literal('haversine_road'), Type.Literal('osrm')], {
               description:
-                'How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 5 %. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set.',
+                'How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 4 % (worst 20 %) on published US road distances. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set.',
               // No `default` keyword: the validator applies defaults (useDefaults), which would override DISTANCE_METHOD.
             }),
           ),
