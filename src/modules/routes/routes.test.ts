@@ -501,6 +501,20 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     }
   });
 
+  it('the OpenAPI document describes the distance methods and what the fuel figures mean', async () => {
+    const res = await inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const op = res.json().paths['/api/v1/routes/plan'].post;
+    const method = op.requestBody.content['application/json'].schema.properties.options.properties.distanceMethod;
+    expect(method.anyOf.flatMap((o: { enum: string[] }) => o.enum)).toEqual(['haversine', 'haversine_road', 'osrm']);
+    expect(method.description).toMatch(/haversine_road: great-circle × a road factor \(1\.13\)/);
+    expect(method.description).toMatch(/Default: the server’s DISTANCE_METHOD setting, which is haversine unless set/);
+    const summary = op.responses['201'].content['application/json'].schema.properties.summary;
+    expect(summary.properties.estimatedFuelCost.description).toMatch(/^Cost of the fuel the trip burns/);
+    expect(summary.properties.fuelPurchasedCost.description).toMatch(/planned fuel stops/);
+    expect(summary.required).toEqual(expect.arrayContaining(['estimatedFuelCost', 'distanceMethod']));
+  });
+
   it('a plan stored before the summary named its method and fuel split is still served, its method from the column', async () => {
     const p = await planOk(acme.auth, { driverId, departureTime: DEPART, stops: SHORT_TRIP });
     const { distanceMethod: _m, fuelBurnedGallons: _b, fuelPurchasedGallons: _g, fuelPurchasedCost: _c, ...legacy } = p.summary;
