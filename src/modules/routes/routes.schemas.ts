@@ -40,7 +40,13 @@ export const PlanRouteBody = Type.Object(
       Type.Object(
         {
           averageSpeedMph: Type.Optional(Type.Number({ minimum: 15, maximum: 80 })),
-          distanceMethod: Type.Optional(Type.Union([Type.Literal('haversine'), Type.Literal('osrm')])),
+          distanceMethod: Type.Optional(
+            Type.Union([Type.Literal('haversine'), Type.Literal('haversine_road'), Type.Literal('osrm')], {
+              description:
+                'How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 4 % (worst 20 %) on published US road distances. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set.',
+              // No `default` keyword: the validator applies defaults (useDefaults), which would override DISTANCE_METHOD.
+            }),
+          ),
           optimizeStopOrder: Type.Optional(Type.Boolean()),
           includeFuelStops: Type.Optional(Type.Boolean()),
           fuelTankGallons: Type.Optional(Type.Number({ minimum: 10, maximum: 400 })),
@@ -99,9 +105,17 @@ export const RouteSummary = Type.Object({
   restStops: Type.Integer(),
   breaks: Type.Integer(),
   fuelStops: Type.Integer(),
-  estimatedFuelCost: Type.Number(),
+  estimatedFuelCost: Type.Number({
+    description:
+      'Cost of the fuel the trip burns (totalDistanceMiles / mpg): the fuel in the tank at departure priced at options.fuelPricePerGallon (default 3.85), each purchase at its planned price, the tank priced at its running weighted average. Not what is bought at the stops (fuelPurchasedCost).',
+  }),
+  // Optional only because plans stored before these three fields existed lack them; every new plan has them.
+  fuelBurnedGallons: Type.Optional(Type.Number({ description: 'Fuel the trip burns: totalDistanceMiles / mpg (absent on plans made before it was reported).' })),
+  fuelPurchasedGallons: Type.Optional(Type.Number({ description: 'Fuel bought at the planned fuel stops (the sum of the fuel segments’ gallons).' })),
+  fuelPurchasedCost: Type.Optional(Type.Number({ description: 'What the planned fuel stops cost (the sum of the fuel segments’ cost); 0 without fuel stops.' })),
   hosViolations: Type.Integer(),
   appointmentsMissed: Type.Integer(),
+  distanceMethod: Type.String({ description: 'The distance method the plan used (haversine, haversine_road or osrm; haversine when osrm was asked for and the mapping service did not answer).' }),
 });
 
 const StopResolutionSchema = Type.Object(
@@ -139,7 +153,7 @@ export const RoutePlan = Type.Object({
   loadId: Type.Union([Type.String(), Type.Null()]),
   departureTime: Timestamp,
   arrivalTime: Timestamp,
-  distanceMethod: Type.String(),
+  distanceMethod: Type.String({ description: 'The distance method the plan used (the same as summary.distanceMethod).' }),
   summary: RouteSummary,
   stops: Type.Array(StopEtaSchema),
   segments: Type.Array(SegmentSchema),

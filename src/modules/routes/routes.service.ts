@@ -1,4 +1,4 @@
-import { DistanceProviderError } from '../../adapters/maps/index.js';
+import { type DistanceMethod, DistanceProviderError } from '../../adapters/maps/index.js';
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { emitEvent } from '../../db/outbox.js';
@@ -17,6 +17,7 @@ import type { PlanningPorts } from './planning-ports.js';
 import { findRoute, insertRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, insertPosition, listPositions, restSitesOf } from './routes.related.js';
 import { resolveStops, type StopInput } from './stops.js';
+import { distanceWarning } from './distance-warning.js';
 import { endMonitoring, startMonitoring } from '../monitoring/monitoring.service.js';
 
 export interface PlanRequest {
@@ -28,7 +29,7 @@ export interface PlanRequest {
   driverState?: { hoursDriven: number; onDutyHours: number; hoursSinceBreak: number; cycleHoursUsed: number };
   options?: {
     averageSpeedMph?: number;
-    distanceMethod?: 'haversine' | 'osrm';
+    distanceMethod?: DistanceMethod;
     optimizeStopOrder?: boolean;
     includeFuelStops?: boolean;
     fuelTankGallons?: number;
@@ -102,7 +103,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
 
       const warnings: string[] = [];
       let legs: PlanLeg[];
-      let distanceMethod: string = method;
+      let distanceMethod: DistanceMethod = method;
       const provider = ports.distance(method);
       try {
         legs = await provider.legs(stops);
@@ -116,6 +117,8 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
         legs = await ports.distance('haversine').legs(stops);
         distanceMethod = 'haversine';
       }
+      const distanceNote = distanceWarning(distanceMethod);
+      if (distanceNote) warnings.push(distanceNote);
 
       const tank = opts.fuelTankGallons ?? context.vehicle?.fuelTankGallons ?? 150;
       const fuelStart = opts.startingFuelGallons ?? tank;
