@@ -9,10 +9,13 @@ import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
 export const REFRESH_COOKIE = 'refresh_token';
 const COOKIE_PATH = '/api/v1/auth';
 
-const LoginBody = Type.Union([
-  Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-  Type.Object({ user_id: Str(64, { pattern: '^usr_[0-9A-Za-z]+$' }) }, { additionalProperties: false }),
-]);
+const LoginBody = Type.Union(
+  [
+    Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+    Type.Object({ user_id: Str(64, { pattern: '^usr_[0-9A-Za-z]+$' }) }, { additionalProperties: false, description: 'Development only (AUTH_MOCK_LOGIN=true)' }),
+  ],
+  { examples: [{ email: 'olivia@lonestarfreight.example', password: 'correct-horse-battery' }] },
+);
 
 const SessionUser = Type.Object({
   id: Type.String(),
