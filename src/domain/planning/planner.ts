@@ -503,6 +503,7 @@ function arriveAt(trip: Trip, index: number): void {
     appointment: appointmentIso(stop),
     withinWindow: appt ? late <= EPS_H : null,
     lateByHours: round2(late),
+    ...(stop.resolution ? { resolution: stop.resolution } : {}),
   });
 }
 

@@ -10,7 +10,7 @@ export function livePlanningPorts(config: Config, fuelPrices: FuelPriceSource = 
   const haversine = createHaversineProvider();
   const osrm: DistanceProvider | null = config.osrmUrl ? createOsrmClient({ baseUrl: config.osrmUrl }) : null;
   return {
-    geocode: (text) => geocoder.geocode(text),
+    geocode: (text) => geocoder.lookup(text),
     nameNear: (point) => {
       const place = geocoder.nearestPlace(point);
       return place ? `near ${place.name}` : `${point.latitude.toFixed(3)}, ${point.longitude.toFixed(3)}`;

@@ -151,6 +151,19 @@ export const RouteSummary = Type.Object({
   appointmentsMissed: Type.Integer(),
 });
 
+const StopResolutionSchema = Type.Object(
+  {
+    matched: Type.Union([Type.String(), Type.Null()], { description: 'The place the address was matched to ("Dallas, TX", "Dallas, TX 75201"); null when coordinates were given' }),
+    precision: Type.Union(['ADDRESS', 'ZIP', 'CITY', 'COORDINATES'].map((p) => Type.Literal(p)), {
+      description:
+        'CITY: a city centre (also a street address whose street could not be placed: the offline geocoder places none); ZIP: a ZIP code centroid; COORDINATES: latitude/longitude given; ADDRESS: the street address itself (reserved for a street-level geocoder)',
+    }),
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+  },
+  { description: 'How the stop was placed' },
+);
+
 export const StopEtaSchema = Type.Object({
   sequence: Type.Integer(),
   name: Type.String(),
@@ -162,6 +175,7 @@ export const StopEtaSchema = Type.Object({
   appointment: Appointment,
   withinWindow: Type.Union([Type.Boolean(), Type.Null()]),
   lateByHours: Type.Number(),
+  resolution: Type.Optional(StopResolutionSchema),
 });
 
 export const RoutePlan = Type.Object({
