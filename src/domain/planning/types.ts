@@ -57,7 +57,7 @@ export interface FuelOptions {
   tankGallons: number;
   mpg: number;
   startingGallons: number;
-  /** Used for the cost estimate where no station price is known. */
+  /** Prices fuel where no station price is known, and the fuel in the tank at departure (for the cost of the fuel burned). */
   defaultPricePerGallon: number;
   prices: FuelPricePoint[];
 }
@@ -139,7 +139,13 @@ export interface PlanSummary {
   restStops: number;
   breaks: number;
   fuelStops: number;
+  /** The cost of the fuel the trip burns (fuelBurnedGallons at the tank's running average price). */
   estimatedFuelCost: number;
+  /** totalDistanceMiles / mpg. */
+  fuelBurnedGallons: number;
+  /** Bought at the planned fuel stops. */
+  fuelPurchasedGallons: number;
+  fuelPurchasedCost: number;
   hosViolations: number;
   appointmentsMissed: number;
 }

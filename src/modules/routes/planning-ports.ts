@@ -1,3 +1,4 @@
+import type { DistanceMethod } from '../../adapters/maps/index.js';
 import type { PlanLeg, Point, FuelPricePoint } from '../../domain/planning/types.js';
 import type { GeocodeLookup } from '../../infra/geocoding/index.js';
 
@@ -10,8 +11,8 @@ export interface PlanningPorts {
   geocode(text: string): GeocodeLookup;
   /** A name for a point away from known sites, e.g. "near Amarillo, TX". */
   nameNear(point: Point): string;
-  /** Legs between consecutive points, by great circle or a mapping service. */
-  distance(method: 'haversine' | 'osrm'): { legs(points: Point[]): Promise<PlanLeg[]> };
+  /** Legs between consecutive points, by great circle (× a road factor for haversine_road) or a mapping service. */
+  distance(method: DistanceMethod): { legs(points: Point[]): Promise<PlanLeg[]> };
   fuelPrices: FuelPriceSource;
 }
 
