@@ -19,6 +19,7 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { loadSecrets } from './infra/secrets.js';
 import { systemResolver, WebhookHttp, type HostResolver } from './infra/webhook-http.js';
 import { systemClock, type Clock } from './lib/time.js';
+import { SERVICE_VERSION } from './lib/version.js';
 import { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import { AccessTokens } from './modules/auth/auth.tokens.js';
 import { PrincipalDirectory } from './modules/auth/principals.js';
@@ -197,7 +198,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       openapi: '3.1.0',
       info: {
         title: 'Fleet Routing and HOS Compliance API',
-        version: '1.0.0',
+        version: SERVICE_VERSION,
         description: 'Multi-tenant route planning under US hours-of-service rules, monitoring, alerts and integrations.',
       },
       servers: [{ url: config.publicUrl }],

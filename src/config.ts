@@ -40,7 +40,8 @@ export interface Config {
    * worker's deliveries are taken over after this (longer than the timeout).
    */
   webhookLeaseSeconds: number;
-  distanceMethod: 'haversine' | 'osrm';
+  /** DISTANCE_METHOD: the plans' default distance method (a plan's options.distanceMethod overrides it). */
+  distanceMethod: 'haversine' | 'haversine_road' | 'osrm';
   osrmUrl: string | undefined;
   /** The Samsara API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   samsaraBaseUrl: string | undefined;
@@ -191,7 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     r.problems.push(`WEBHOOK_LEASE_SECONDS: must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs} ms)`);
   }
 
-  const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'osrm'] as const, 'haversine');
+  const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'haversine_road', 'osrm'] as const, 'haversine');
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   const samsaraBaseUrl = r.url('SAMSARA_BASE_URL', ['http:', 'https:']);
   const motiveBaseUrl = r.url('MOTIVE_BASE_URL', ['http:', 'https:']);

@@ -18,6 +18,8 @@ export type ErrorCode =
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** Places an address may mean (ambiguous) or the closest names (a near miss), best first. */
+  candidates?: string[];
 }
 
 export class DomainError extends Error {

@@ -161,7 +161,16 @@ class Trip {
   readonly segments: Segment[] = [];
   readonly stops: StopEta[] = [];
   readonly warnings: string[] = [];
-  fuelCost = 0;
+  /** Bought at the planned fuel stops. */
+  fuelPurchasedCost = 0;
+  fuelPurchasedGallons = 0;
+  /**
+   * The fuel burned, priced as it went: the tank holds fuel at a running weighted-average price (what
+   * it started with at the default price, each purchase at its price), and each mile burns at that price.
+   */
+  fuelBurnedGallons = 0;
+  fuelBurnedCost = 0;
+  private tankPricePerGallon: number;
   private fuelIndex = 0;
 
   /** Trip miles of each rest, in order (what the fuel plan is fitted to). */
@@ -182,6 +191,7 @@ class Trip {
     this.t = input.departureTime;
     this.state = start;
     this.fuelGallons = input.fuel.startingGallons;
+    this.tankPricePerGallon = input.fuel.defaultPricePerGallon;
   }
 
   get tripMiles(): number {
@@ -213,7 +223,10 @@ class Trip {
     const from = this.here();
     const start = this.record('ON_DUTY_DRIVING', miles / this.input.averageSpeedMph);
     this.milesIntoLeg += miles;
-    this.fuelGallons -= miles / this.input.fuel.mpg;
+    const burned = miles / this.input.fuel.mpg;
+    this.fuelGallons -= burned;
+    this.fuelBurnedGallons += burned;
+    this.fuelBurnedCost += burned * this.tankPricePerGallon;
     const to = this.here();
     this.segments.push({
       sequence: this.segments.length + 1,
@@ -265,9 +278,12 @@ class Trip {
     const gallons = Math.min(this.input.fuel.tankGallons, Math.max(targetGallons, this.fuelGallons)) - this.fuelGallons;
     if (gallons < 1) return;
     const start = this.record('ON_DUTY_NOT_DRIVING', FUEL_STOP_HOURS);
+    const held = Math.max(0, this.fuelGallons);
+    this.tankPricePerGallon = (held * this.tankPricePerGallon + gallons * pricePerGallon) / (held + gallons);
     this.fuelGallons += gallons;
     const cost = round2(gallons * pricePerGallon);
-    this.fuelCost += cost;
+    this.fuelPurchasedCost += cost;
+    this.fuelPurchasedGallons += gallons;
     this.segments.push({
       sequence: this.segments.length + 1,
       start_time: iso(start),
@@ -503,6 +519,7 @@ function arriveAt(trip: Trip, index: number): void {
     appointment: appointmentIso(stop),
     withinWindow: appt ? late <= EPS_H : null,
     lateByHours: round2(late),
+    ...(stop.resolution ? { resolution: stop.resolution } : {}),
   });
 }
 
@@ -619,7 +636,10 @@ function summarise(input: PlanInput, trip: Trip, path: RoutePath): PlanResult {
       restStops,
       breaks,
       fuelStops,
-      estimatedFuelCost: round2(trip.fuelCost + estimateRemainingFuelCost(input, path)),
+      estimatedFuelCost: round2(trip.fuelBurnedCost),
+      fuelBurnedGallons: round2(trip.fuelBurnedGallons),
+      fuelPurchasedGallons: round2(trip.fuelPurchasedGallons),
+      fuelPurchasedCost: round2(trip.fuelPurchasedCost),
       hosViolations: 0,
       appointmentsMissed: trip.stops.filter((s) => s.withinWindow === false).length,
     },
@@ -628,10 +648,4 @@ function summarise(input: PlanInput, trip: Trip, path: RoutePath): PlanResult {
     timeline: trip.periods,
     warnings: trip.warnings,
   };
-}
-
-/** Fuel burned but not bought on the trip still costs money: price it at the default price. */
-function estimateRemainingFuelCost(input: PlanInput, path: RoutePath): number {
-  if (input.fuel.enabled) return 0;
-  return (path.totalMiles / input.fuel.mpg) * input.fuel.defaultPricePerGallon;
 }
