@@ -25,7 +25,7 @@ import { AccessTokens } from './modules/auth/auth.tokens.js';
 import { PrincipalDirectory } from './modules/auth/principals.js';
 import { registerAuth } from './plugins/auth.js';
 import { errorBody, registerErrorHandling } from './plugins/errors.js';
-import { createMetricsRegistry, registerMetrics } from './plugins/metrics.js';
+import { createMetricsRegistry, metricsAccess, registerMetrics } from './plugins/metrics.js';
 import { registerModules } from './modules/index.js';
 import type { PlanningPorts } from './modules/routes/planning-ports.js';
 import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
@@ -212,7 +212,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   registerAuth(app, deps);
-  registerMetrics(app, deps.metrics);
+  const metrics = metricsAccess(config);
+  if (metrics.kind === 'disabled') app.log.warn('/metrics is not served: set METRICS_TOKEN to publish it in production');
+  registerMetrics(app, deps.metrics, metrics);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/', { schema: { hide: true }, config: { access: { auth: 'public', rateLimit: false } } }, async (_req, reply) =>
     reply.redirect('/docs'),

@@ -33,6 +33,16 @@ export class DomainError extends Error {
   }
 }
 
+/** 429 whose Retry-After (whole seconds, at least 1) the error handler sends. */
+export class RateLimitedError extends DomainError {
+  readonly retryAfterSeconds: number;
+  constructor(message: (seconds: number) => string, retryAfterMs: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super('RATE_LIMITED', message(seconds));
+    this.retryAfterSeconds = seconds;
+  }
+}
+
 export const notFound = (what: string): DomainError => new DomainError('NOT_FOUND', `${what} not found`);
 export const invalid = (message: string, details?: ErrorDetail[]): DomainError => new DomainError('VALIDATION', message, details);
 export const invalidState = (message: string): DomainError => new DomainError('INVALID_STATE', message);
