@@ -144,7 +144,7 @@ interface MemoryFigures {
 /** Read after RSS (the scrape itself allocates a little); undefined when /metrics does not answer. */
 async function heapOf(server: Server): Promise<Heap | undefined> {
   try {
-    const res = await fetch(server.url + '/metrics', { signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(server.url + '/metrics', { headers: { authorization: `Bearer ${APP_ENV.METRICS_TOKEN}` }, signal: AbortSignal.timeout(5_000) });
     if (!res.ok) return undefined;
     const text = await res.text();
     const mib = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text)?.[1]) / 2 ** 20;

@@ -19,12 +19,13 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { loadSecrets } from './infra/secrets.js';
 import { systemResolver, WebhookHttp, type HostResolver } from './infra/webhook-http.js';
 import { systemClock, type Clock } from './lib/time.js';
+import { SERVICE_VERSION } from './lib/version.js';
 import { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import { AccessTokens } from './modules/auth/auth.tokens.js';
 import { PrincipalDirectory } from './modules/auth/principals.js';
 import { registerAuth } from './plugins/auth.js';
 import { errorBody, registerErrorHandling } from './plugins/errors.js';
-import { createMetricsRegistry, registerMetrics } from './plugins/metrics.js';
+import { createMetricsRegistry, metricsAccess, registerMetrics } from './plugins/metrics.js';
 import { registerModules } from './modules/index.js';
 import type { PlanningPorts } from './modules/routes/planning-ports.js';
 import { livePlanningPorts } from './modules/routes/planning-ports.live.js';
@@ -197,7 +198,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       openapi: '3.1.0',
       info: {
         title: 'Fleet Routing and HOS Compliance API',
-        version: '1.0.0',
+        version: SERVICE_VERSION,
         description: 'Multi-tenant route planning under US hours-of-service rules, monitoring, alerts and integrations.',
       },
       servers: [{ url: config.publicUrl }],
@@ -211,7 +212,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   registerAuth(app, deps);
-  registerMetrics(app, deps.metrics);
+  const metrics = metricsAccess(config);
+  if (metrics.kind === 'disabled') app.log.warn('/metrics is not served: set METRICS_TOKEN to publish it in production');
+  registerMetrics(app, deps.metrics, metrics);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/', { schema: { hide: true }, config: { access: { auth: 'public', rateLimit: false } } }, async (_req, reply) =>
     reply.redirect('/docs'),

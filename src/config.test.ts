@@ -55,6 +55,8 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: 'memory://' }).databaseUrl).toBe('memory://');
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/d' }).databaseUrl).toBe('postgres://u@h:5432/d');
     expect(problems({ DISTANCE_METHOD: 'osrm' })).toEqual(['OSRM_URL: required when DISTANCE_METHOD=osrm']);
+    expect(loadConfig({ DISTANCE_METHOD: 'haversine_road' }).distanceMethod).toBe('haversine_road');
+    expect(problems({ DISTANCE_METHOD: 'road' })).toHaveLength(1);
     expect(problems({ OIDC_ISSUER: 'https://idp.example' })).toEqual(['OIDC_ISSUER and OIDC_AUDIENCE: set both or neither']);
   });
 

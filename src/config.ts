@@ -40,7 +40,8 @@ export interface Config {
    * worker's deliveries are taken over after this (longer than the timeout).
    */
   webhookLeaseSeconds: number;
-  distanceMethod: 'haversine' | 'osrm';
+  /** DISTANCE_METHOD: the plans' default distance method (a plan's options.distanceMethod overrides it). */
+  distanceMethod: 'haversine' | 'haversine_road' | 'osrm';
   osrmUrl: string | undefined;
   /** The Samsara API's base URL (the sandbox's in tests and the demo); the adapter's default when unset. */
   samsaraBaseUrl: string | undefined;
@@ -56,6 +57,11 @@ export interface Config {
   project44BaseUrl: string | undefined;
   apiKeyEnvironment: 'staging' | 'production';
   rateLimits: { stagingPerHour: number; productionPerHour: number; userPerHour: number; anonymousPerHour: number };
+  /**
+   * METRICS_TOKEN: when set, GET /metrics requires `Authorization: Bearer <token>`. In production
+   * /metrics is not served at all (404) without it; in development and tests it is open without it.
+   */
+  metricsToken: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   trustProxy: boolean;
@@ -186,7 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     r.problems.push(`WEBHOOK_LEASE_SECONDS: must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs} ms)`);
   }
 
-  const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'osrm'] as const, 'haversine');
+  const distanceMethod = r.oneOf('DISTANCE_METHOD', ['haversine', 'haversine_road', 'osrm'] as const, 'haversine');
   const osrmUrl = r.url('OSRM_URL', ['http:', 'https:']);
   const samsaraBaseUrl = r.url('SAMSARA_BASE_URL', ['http:', 'https:']);
   const motiveBaseUrl = r.url('MOTIVE_BASE_URL', ['http:', 'https:']);
@@ -194,6 +200,10 @@ export function loadConfig(env: Env = process.env): Config {
   const nwsBaseUrl = r.url('NWS_BASE_URL', ['http:', 'https:']);
   const hereBaseUrl = r.url('HERE_BASE_URL', ['http:', 'https:']);
   const project44BaseUrl = r.url('PROJECT44_BASE_URL', ['http:', 'https:']);
+  const metricsToken = r.str('METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    r.problems.push('METRICS_TOKEN: must be at least 16 characters without spaces');
+  }
   if (distanceMethod === 'osrm' && osrmUrl === undefined) r.problems.push('OSRM_URL: required when DISTANCE_METHOD=osrm');
 
   const config: Config = {
@@ -235,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
       userPerHour: r.int('RATE_LIMIT_USER_PER_HOUR', 10000, 1, 1e9),
       anonymousPerHour: r.int('RATE_LIMIT_ANONYMOUS_PER_HOUR', 600, 1, 1e9),
     },
+    metricsToken,
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     trustProxy: r.bool('TRUST_PROXY', false),

@@ -27,6 +27,8 @@ export const APP_ENV = {
   RATE_LIMIT_STAGING_PER_HOUR: '1000000000',
   RATE_LIMIT_PRODUCTION_PER_HOUR: '1000000000',
   RATE_LIMIT_ANONYMOUS_PER_HOUR: '1000000000',
+  // Production serves /metrics only to the bearer of this token (the heap reading scrapes it).
+  METRICS_TOKEN: 'bench-metrics-token-0123456789',
 };
 
 export interface Reply<T> {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { CREDENTIALS_EPOCH_KEY } from './credentials-epoch.js';
+import { LOCKOUT_LUA, lockoutAttempt, lockoutExpiresAt, type LockoutDecision, type LockoutPolicy, type LockoutState } from './failure-lockout.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -23,6 +24,10 @@ export interface RateDecision {
  */
 export interface RateLimitStore {
   hit(key: string, limit: number, periodMs: number, nowMs: number): Promise<RateDecision>;
+  /** Counts an attempt against a failure lockout (failure-lockout.ts), or refuses it while locked. */
+  attempt(key: string, policy: LockoutPolicy, nowMs: number): Promise<LockoutDecision>;
+  /** Forgets a lockout key (the attempt succeeded). */
+  clear(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +49,7 @@ export function gcra(storedTat: number | undefined, limit: number, periodMs: num
 
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly tats = new Map<string, number>();
+  private readonly lockouts = new Map<string, { state: LockoutState; expiresAt: number }>();
   private sweeps = 0;
 
   async hit(key: string, limit: number, periodMs: number, nowMs: number): Promise<RateDecision> {
@@ -53,13 +59,26 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return decision;
   }
 
-  /** Forget keys whose allowance is whole again: they behave exactly like unseen keys. */
+  async attempt(key: string, policy: LockoutPolicy, nowMs: number): Promise<LockoutDecision> {
+    const { decision, state } = lockoutAttempt(this.lockouts.get(key)?.state, policy, nowMs);
+    if (state) this.lockouts.set(key, { state, expiresAt: lockoutExpiresAt(state, policy) });
+    if (++this.sweeps % 10_000 === 0) this.sweep(nowMs);
+    return decision;
+  }
+
+  async clear(key: string): Promise<void> {
+    this.lockouts.delete(key);
+  }
+
+  /** Forget keys whose allowance is whole again (or whose lockout expired): they behave exactly like unseen keys. */
   private sweep(nowMs: number): void {
     for (const [k, tat] of this.tats) if (tat <= nowMs) this.tats.delete(k);
+    for (const [k, l] of this.lockouts) if (l.expiresAt <= nowMs) this.lockouts.delete(k);
   }
 
   async close(): Promise<void> {
     this.tats.clear();
+    this.lockouts.clear();
   }
 }
 
@@ -94,6 +113,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly epochKey = CREDENTIALS_EPOCH_KEY,
   ) {
     redis.defineCommand('fleetGcra', { numberOfKeys: 2, lua: GCRA_LUA });
+    redis.defineCommand('fleetLockout', { numberOfKeys: 1, lua: LOCKOUT_LUA });
   }
 
   async hit(key: string, limit: number, periodMs: number): Promise<RateDecision> {
@@ -104,6 +124,22 @@ export class RedisRateLimitStore implements RateLimitStore {
       periodMs,
     )) as [number, number, number, number, string];
     return { allowed: r[0] === 1, limit, remaining: r[1], resetAtMs: r[2], retryAfterMs: r[3], epoch: r[4] };
+  }
+
+  async attempt(key: string, policy: LockoutPolicy, nowMs: number): Promise<LockoutDecision> {
+    const r = (await (this.redis as unknown as { fleetLockout(k: string, ...args: number[]): Promise<unknown[]> }).fleetLockout(
+      this.prefix + key,
+      policy.maxFailures,
+      policy.windowMs,
+      policy.baseDelayMs,
+      policy.maxDelayMs,
+      Math.floor(nowMs),
+    )) as [number, number, number];
+    return { allowed: r[0] === 1, retryAfterMs: r[1], failures: r[2] };
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
   }
 
   async close(): Promise<void> {

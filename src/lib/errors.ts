@@ -18,6 +18,8 @@ export type ErrorCode =
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** Places an address may mean (ambiguous) or the closest names (a near miss), best first. */
+  candidates?: string[];
 }
 
 export class DomainError extends Error {
@@ -28,6 +30,16 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+}
+
+/** 429 whose Retry-After (whole seconds, at least 1) the error handler sends. */
+export class RateLimitedError extends DomainError {
+  readonly retryAfterSeconds: number;
+  constructor(message: (seconds: number) => string, retryAfterMs: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super('RATE_LIMITED', message(seconds));
+    this.retryAfterSeconds = seconds;
   }
 }
 

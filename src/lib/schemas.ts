@@ -6,7 +6,19 @@ export const ErrorBody = Type.Object(
     statusCode: Type.Integer(),
     message: Type.String(),
     error: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String(),
+          message: Type.String(),
+          candidates: Type.Optional(
+            Type.Array(Type.String(), {
+              description: 'For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first',
+            }),
+          ),
+        }),
+      ),
+    ),
     requestId: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-import { DomainError, HTTP_STATUS, type ErrorDetail } from '../lib/errors.js';
+import { DomainError, HTTP_STATUS, RateLimitedError, type ErrorDetail } from '../lib/errors.js';
 
 interface AjvIssue {
   instancePath: string;
@@ -33,7 +33,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError & { validation?: AjvIssue[]; validationContext?: string }, request, reply) => {
     if (err instanceof DomainError) {
       const status = HTTP_STATUS[err.code];
-      if (err.code === 'RATE_LIMITED') void reply.header('Retry-After', reply.getHeader('Retry-After') ?? '1');
+      if (err.code === 'RATE_LIMITED') void reply.header('Retry-After', reply.getHeader('Retry-After') ?? String(err instanceof RateLimitedError ? err.retryAfterSeconds : 1));
       return reply.status(status).send(errorBody(status, err.message, err.details ? { details: err.details } : {}));
     }
     if (err.validation) {

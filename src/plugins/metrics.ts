@@ -1,5 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { safeEqual, sha256Hex } from '../lib/crypto.js';
+import { unauthenticated } from '../lib/errors.js';
+
+/**
+ * Who may read /metrics: with METRICS_TOKEN, only a bearer of it; without one, everyone in development
+ * and tests, and nobody in production (the route is not served: 404), so that a production deployment
+ * never publishes its metrics by omission.
+ */
+export type MetricsAccess = { kind: 'open' } | { kind: 'token'; token: string } | { kind: 'disabled' };
+
+export function metricsAccess(config: { isProduction: boolean; metricsToken: string | undefined }): MetricsAccess {
+  if (config.metricsToken !== undefined) return { kind: 'token', token: config.metricsToken };
+  return config.isProduction ? { kind: 'disabled' } : { kind: 'open' };
+}
+
+/** Constant time, whatever the lengths: the digests are compared, not the strings. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return m !== null && safeEqual(sha256Hex(m[1]!), sha256Hex(token));
+}
 
 /** Prometheus metrics at /metrics: request rate and latency by route, error counts, process metrics. */
 /** The app's metrics registry (process metrics included); background workers add theirs to it. */
@@ -9,7 +29,7 @@ export function createMetricsRegistry(): Registry {
   return registry;
 }
 
-export function registerMetrics(app: FastifyInstance, registry: Registry): Registry {
+export function registerMetrics(app: FastifyInstance, registry: Registry, access: MetricsAccess = { kind: 'open' }): Registry {
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route and status code',
@@ -39,7 +59,12 @@ export function registerMetrics(app: FastifyInstance, registry: Registry): Regis
     if (reply.statusCode >= 500) errors.inc({ method: request.method, route });
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  if (access.kind === 'disabled') return registry;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (access.kind === 'token' && !bearerMatches(request.headers.authorization, access.token)) {
+      void reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      throw unauthenticated('Metrics require Authorization: Bearer <METRICS_TOKEN>');
+    }
     return reply.type(registry.contentType).send(await registry.metrics());
   });
   return registry;

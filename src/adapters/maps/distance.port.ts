@@ -4,7 +4,9 @@
  */
 import type { LatLng } from '../../domain/geo/index.js';
 
-export type DistanceMethod = 'haversine' | 'osrm';
+/** Great circle (default), great circle × a calibrated road factor, or a routing engine's roads. */
+export type DistanceMethod = 'haversine' | 'haversine_road' | 'osrm';
+export const DISTANCE_METHODS = ['haversine', 'haversine_road', 'osrm'] as const;
 
 export interface Leg {
   distanceMiles: number;

@@ -69,7 +69,71 @@ describe('planner: Dallas → Chicago → Newark, fresh driver', () => {
       expect(f.price_per_gallon).toBe(3.85);
       expect(f.cost).toBeCloseTo(f.gallons * 3.85, 1);
     }
-    expect(plan.summary.estimatedFuelCost).toBeCloseTo(fuel.reduce((s, f) => s + (f.type === 'fuel' ? f.cost : 0), 0), 1);
+    // What the stops buy is reported apart from what the trip burns.
+    expect(plan.summary.fuelPurchasedCost).toBeCloseTo(fuel.reduce((s, f) => s + (f.type === 'fuel' ? f.cost : 0), 0), 1);
+    expect(plan.summary.fuelPurchasedGallons).toBeCloseTo(fuel.reduce((s, f) => s + (f.type === 'fuel' ? f.gallons : 0), 0), 1);
+  });
+
+  it('estimatedFuelCost is the fuel the trip burns (miles / mpg × price), not what the stops buy', () => {
+    const { totalDistanceMiles, estimatedFuelCost, fuelBurnedGallons, fuelPurchasedCost } = plan.summary;
+    expect(fuelBurnedGallons).toBeCloseTo(totalDistanceMiles / 6.5, 1);
+    // No station prices known: every gallon, in the tank at departure or bought, is priced at 3.85.
+    expect(estimatedFuelCost).toBeCloseTo((totalDistanceMiles / 6.5) * 3.85, 1);
+    // The truck leaves with a full tank, so the stops buy less than the trip burns.
+    expect(fuelPurchasedCost).toBeLessThan(estimatedFuelCost - 100);
+  });
+});
+
+describe('planner: fuel cost', () => {
+  type Fuel = Extract<Segment, { type: 'fuel' }>;
+  /** An independent replay of the plan's segments: the tank holds fuel at its weighted-average price. */
+  function replayBurnedCost(plan: PlanResult, mpg: number, startGallons: number, startPrice: number): { burned: number; tankGallons: number; tankPrice: number } {
+    let gallons = startGallons;
+    let price = startPrice;
+    let burned = 0;
+    for (const s of plan.segments) {
+      if (s.type === 'drive') {
+        burned += (s.distance_miles / mpg) * price;
+        gallons -= s.distance_miles / mpg;
+      } else if (s.type === 'fuel') {
+        price = (gallons * price + s.gallons * s.price_per_gallon) / (gallons + s.gallons);
+        gallons += s.gallons;
+      }
+    }
+    return { burned, tankGallons: gallons, tankPrice: price };
+  }
+
+  it('prices the fuel burned at the planned purchase prices where fuel is bought and the default price for the tank at departure', () => {
+    const stops = [stop('Dallas, TX'), stop('Newark, NJ')];
+    const legs = buildInput(stops).legs;
+    const g = legs[0]!.geometry;
+    const along = (fraction: number) => g[Math.round(fraction * (g.length - 1))]!;
+    const prices = [
+      { name: 'Cheap Diesel', pricePerGallon: 3.1, ...along(0.4) },
+      { name: 'Average Stop', pricePerGallon: 4.2, ...along(0.7) },
+    ];
+    const input = buildInput(stops, { fuel: { enabled: true, tankGallons: 200, mpg: 6.5, startingGallons: 80, defaultPricePerGallon: 4.5, prices } });
+    const plan = planRoute(input);
+    const fuel = plan.segments.filter((s): s is Fuel => s.type === 'fuel');
+    expect(fuel.length).toBeGreaterThanOrEqual(1);
+    const { summary } = plan;
+    expect(summary.fuelBurnedGallons).toBeCloseTo(summary.totalDistanceMiles / 6.5, 1);
+    const replay = replayBurnedCost(plan, 6.5, 80, 4.5);
+    expect(summary.estimatedFuelCost).toBeCloseTo(replay.burned, 0);
+    // Conservation: what was in the tank plus what was bought = what was burned + what is left.
+    expect(80 * 4.5 + summary.fuelPurchasedCost).toBeCloseTo(summary.estimatedFuelCost + replay.tankGallons * replay.tankPrice, 0);
+    // Cheaper diesel on the way: the trip burns for less than at the default price throughout, more than at the cheapest.
+    expect(summary.estimatedFuelCost).toBeLessThan(summary.fuelBurnedGallons * 4.5);
+    expect(summary.estimatedFuelCost).toBeGreaterThan(summary.fuelBurnedGallons * 3.1);
+    expect(summary.fuelPurchasedGallons).toBeCloseTo(fuel.reduce((s, f) => s + f.gallons, 0), 1);
+  });
+
+  it('without fuel stops: the fuel burned at the default price, nothing purchased', () => {
+    const input = buildInput([stop('Dallas, TX'), stop('Chicago, IL')], { fuel: { enabled: false, tankGallons: 150, mpg: 5, startingGallons: 150, defaultPricePerGallon: 4, prices: [] } });
+    const { summary } = planRoute(input);
+    expect(summary).toMatchObject({ fuelStops: 0, fuelPurchasedGallons: 0, fuelPurchasedCost: 0 });
+    expect(summary.fuelBurnedGallons).toBeCloseTo(summary.totalDistanceMiles / 5, 1);
+    expect(summary.estimatedFuelCost).toBeCloseTo((summary.totalDistanceMiles / 5) * 4, 1);
   });
 });
 

@@ -174,7 +174,16 @@ class Trip {
   readonly segments: Segment[] = [];
   readonly stops: StopEta[] = [];
   readonly warnings: string[] = [];
-  fuelCost = 0;
+  /** Bought at the planned fuel stops. */
+  fuelPurchasedCost = 0;
+  fuelPurchasedGallons = 0;
+  /**
+   * The fuel burned, priced as it went: the tank holds fuel at a running weighted-average price (what
+   * it started with at the default price, each purchase at its price), and each mile burns at that price.
+   */
+  fuelBurnedGallons = 0;
+  fuelBurnedCost = 0;
+  private tankPricePerGallon: number;
   private fuelIndex = 0;
 
   /** Trip miles of each rest, in order (what the fuel plan is fitted to). */
@@ -195,6 +204,7 @@ class Trip {
     this.t = input.departureTime;
     this.state = start;
     this.fuelGallons = input.fuel.startingGallons;
+    this.tankPricePerGallon = input.fuel.defaultPricePerGallon;
   }
 
   get tripMiles(): number {
@@ -226,7 +236,10 @@ class Trip {
     const from = this.here();
     const start = this.record('ON_DUTY_DRIVING', durationMs(miles / this.input.averageSpeedMph));
     this.milesIntoLeg += miles;
-    this.fuelGallons -= miles / this.input.fuel.mpg;
+    const burned = miles / this.input.fuel.mpg;
+    this.fuelGallons -= burned;
+    this.fuelBurnedGallons += burned;
+    this.fuelBurnedCost += burned * this.tankPricePerGallon;
     const to = this.here();
     const fromZone = timeZoneAt(from);
     const toZone = timeZoneAt(to);
@@ -285,9 +298,12 @@ class Trip {
     const gallons = Math.min(this.input.fuel.tankGallons, Math.max(targetGallons, this.fuelGallons)) - this.fuelGallons;
     if (gallons < 1) return;
     const start = this.record('ON_DUTY_NOT_DRIVING', durationMs(FUEL_STOP_HOURS));
+    const held = Math.max(0, this.fuelGallons);
+    this.tankPricePerGallon = (held * this.tankPricePerGallon + gallons * pricePerGallon) / (held + gallons);
     this.fuelGallons += gallons;
     const cost = round2(gallons * pricePerGallon);
-    this.fuelCost += cost;
+    this.fuelPurchasedCost += cost;
+    this.fuelPurchasedGallons += gallons;
     this.segments.push({
       sequence: this.segments.length + 1,
       start_time: iso(start),
@@ -539,6 +555,7 @@ function arriveAt(trip: Trip, index: number): void {
     timeZone: zone,
     localArrivalTime: localIso(arrival, zone),
     localDepartureTime: localIso(trip.t, zone),
+    ...(stop.resolution ? { resolution: stop.resolution } : {}),
   });
 }
 
@@ -655,7 +672,10 @@ function summarise(input: PlanInput, trip: Trip, path: RoutePath): PlanResult {
       restStops,
       breaks,
       fuelStops,
-      estimatedFuelCost: round2(trip.fuelCost + estimateRemainingFuelCost(input, path)),
+      estimatedFuelCost: round2(trip.fuelBurnedCost),
+      fuelBurnedGallons: round2(trip.fuelBurnedGallons),
+      fuelPurchasedGallons: round2(trip.fuelPurchasedGallons),
+      fuelPurchasedCost: round2(trip.fuelPurchasedCost),
       hosViolations: 0,
       appointmentsMissed: trip.stops.filter((s) => s.withinWindow === false).length,
     },
@@ -664,10 +684,4 @@ function summarise(input: PlanInput, trip: Trip, path: RoutePath): PlanResult {
     timeline: trip.periods,
     warnings: trip.warnings,
   };
-}
-
-/** Fuel burned but not bought on the trip still costs money: price it at the default price. */
-function estimateRemainingFuelCost(input: PlanInput, path: RoutePath): number {
-  if (input.fuel.enabled) return 0;
-  return (path.totalMiles / input.fuel.mpg) * input.fuel.defaultPricePerGallon;
 }

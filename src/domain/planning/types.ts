@@ -7,6 +7,17 @@ export interface Point {
 
 export type StopType = 'ORIGIN' | 'PICKUP' | 'DELIVERY' | 'WAYPOINT';
 
+/**
+ * How a stop's place was found. ADDRESS: the street address itself (no offline geocoder places one:
+ * reserved for a street-level geocoder); ZIP: a ZIP code's centroid; CITY: a city's centre (also for a
+ * street address whose street was not placed); COORDINATES: latitude and longitude given (matched null).
+ */
+export interface StopResolution extends Point {
+  /** The place the text was matched to ("Dallas, TX", "Dallas, TX 75201"); null for coordinates. */
+  matched: string | null;
+  precision: 'ADDRESS' | 'ZIP' | 'CITY' | 'COORDINATES';
+}
+
 /** A stop with resolved coordinates; times in ms since epoch. */
 export interface PlanStop extends Point {
   name: string;
@@ -15,6 +26,8 @@ export interface PlanStop extends Point {
   dockDurationHours: number;
   /** Pairs a PICKUP with its DELIVERY for stop ordering. */
   shipmentId?: string;
+  /** How the stop's place was found (reported with the stop's ETA). */
+  resolution?: StopResolution;
 }
 
 /** The road (or great-circle) path from one stop to the next. */
@@ -44,7 +57,7 @@ export interface FuelOptions {
   tankGallons: number;
   mpg: number;
   startingGallons: number;
-  /** Used for the cost estimate where no station price is known. */
+  /** Prices fuel where no station price is known, and the fuel in the tank at departure (for the cost of the fuel burned). */
   defaultPricePerGallon: number;
   prices: FuelPricePoint[];
 }
@@ -135,6 +148,8 @@ export interface StopEta {
   timeZone?: string;
   localArrivalTime?: string;
   localDepartureTime?: string;
+  /** How the stop's place was found (absent from plans made before it was recorded). */
+  resolution?: StopResolution;
 }
 
 export interface PlanSummary {
@@ -146,7 +161,13 @@ export interface PlanSummary {
   restStops: number;
   breaks: number;
   fuelStops: number;
+  /** The cost of the fuel the trip burns (fuelBurnedGallons at the tank's running average price). */
   estimatedFuelCost: number;
+  /** totalDistanceMiles / mpg. */
+  fuelBurnedGallons: number;
+  /** Bought at the planned fuel stops. */
+  fuelPurchasedGallons: number;
+  fuelPurchasedCost: number;
   hosViolations: number;
   appointmentsMissed: number;
 }

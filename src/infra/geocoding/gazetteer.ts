@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { isInNorthAmerica, type LatLng, PointIndex } from '../../domain/geo/index.js';
+import { boundedEditDistance } from './edit-distance.js';
 import { placeKey } from './normalize.js';
 import { type Country, REGIONS, type Region, regionForGeoNames } from './regions.js';
 
@@ -87,8 +88,6 @@ export class Gazetteer {
     readonly places: readonly Place[],
     /** `${country}|${region}|${placeKey}` → the most populous place of that name there. */
     private readonly placesByRegionKey: ReadonlyMap<string, Place>,
-    /** placeKey → places of that name with at least BARE_NAME_MIN_POPULATION people, any region. */
-    private readonly placesByKey: ReadonlyMap<string, readonly Place[]>,
     /** `${state}|${placeKey}` → mean of the city's ZIP centroids. */
     private readonly zipCities: ZipCityTable,
     private readonly zips: ZipTable,
@@ -106,9 +105,48 @@ export class Gazetteer {
     return this.zipCities.get(`${region.code}|${key}`);
   }
 
-  /** Places of this name with at least BARE_NAME_MIN_POPULATION people, most populous first. */
-  citiesNamed(key: string): readonly Place[] {
-    return this.placesByKey.get(key) ?? [];
+  /**
+   * Every place of this name, one per region (the most populous there), most populous first; towns
+   * known only from the USPS names (population unknown) last, by name. A lookup in each region: no
+   * index of its own.
+   */
+  placesNamed(key: string, country: Country | null = null): Place[] {
+    const found: Place[] = [];
+    for (const region of REGIONS) {
+      if (country !== null && region.country !== country) continue;
+      const place = this.cityInRegion(region, key);
+      if (place !== undefined && !found.some((p) => p.name === place.name && p.country === place.country)) found.push(place);
+    }
+    return found.sort(byPopulation);
+  }
+
+  /**
+   * Places whose name is within `maxDistance` edits of `key` (Damerau-Levenshtein), in the given
+   * regions (all when empty), closest first, then most populous. Scans every name key once: meant for
+   * a failed lookup, not for each one.
+   */
+  similarPlaces(key: string, regions: readonly Region[], maxDistance: number, limit: number): Place[] {
+    if (maxDistance < 1) return [];
+    // Region keys are "US|IL|chicago" and ZIP-city keys "IL|chicago": compared without splitting them.
+    const prefixes = regions.map((r) => `${r.country}|${r.code}|`);
+    const inScope = (regionKey: string) => prefixes.length === 0 || prefixes.some((p) => regionKey.startsWith(p));
+    const hits: Array<{ place: Place; distance: number }> = [];
+    const consider = (name: string, place: () => Place) => {
+      if (Math.abs(name.length - key.length) > maxDistance) return;
+      const distance = boundedEditDistance(key, name, maxDistance);
+      if (distance <= maxDistance) hits.push({ place: place(), distance });
+    };
+    for (const [regionKey, place] of this.placesByRegionKey) {
+      if (inScope(regionKey)) consider(regionKey.slice(regionKey.lastIndexOf('|') + 1), () => place);
+    }
+    for (const zipKey of this.zipCities.keys()) {
+      const regionKey = `US|${zipKey}`;
+      if (inScope(regionKey) && !this.placesByRegionKey.has(regionKey)) consider(zipKey.slice(zipKey.indexOf('|') + 1), () => this.zipCities.get(zipKey)!);
+    }
+    return hits
+      .sort((a, b) => a.distance - b.distance || byPopulation(a.place, b.place))
+      .slice(0, limit)
+      .map((h) => h.place);
   }
 
   /** The index of towns with at least `minPopulation` people (built on first use per threshold). */
@@ -179,6 +217,10 @@ class ZipCityTable {
     private readonly names: readonly string[],
   ) {}
 
+  keys(): IterableIterator<string> {
+    return this.rows.keys();
+  }
+
   get(key: string): Place | undefined {
     const row = this.rows.get(key);
     if (row === undefined) return undefined;
@@ -193,8 +235,8 @@ class ZipCityTable {
   }
 }
 
-/** Names looked up without a region must be this big to be considered at all. */
-export const BARE_NAME_MIN_POPULATION = 10_000;
+/** Most populous first; equal (or unknown, 0) populations by name. */
+const byPopulation = (a: Place, b: Place): number => b.population - a.population || a.name.localeCompare(b.name);
 
 let loaded: Gazetteer | undefined;
 
@@ -212,15 +254,9 @@ function buildGazetteer(): Gazetteer {
 
   const cities = readCities(require);
   const placesByRegionKey = new Map<string, Place>();
-  const placesByKey = new Map<string, Place[]>();
   for (const { place, key } of [...cities].sort((a, b) => b.place.population - a.place.population)) {
     const regionKey = `${place.country}|${place.region}|${key}`;
     if (!placesByRegionKey.has(regionKey)) placesByRegionKey.set(regionKey, place);
-    if (place.population >= BARE_NAME_MIN_POPULATION) {
-      const list = placesByKey.get(key) ?? [];
-      list.push(place);
-      placesByKey.set(key, list);
-    }
   }
   const places = cities.map((c) => c.place);
 
@@ -233,7 +269,7 @@ function buildGazetteer(): Gazetteer {
     zipCodes: zips.size,
     places: places.length,
   };
-  return new Gazetteer(places, placesByRegionKey, placesByKey, zipCities, zips, stats);
+  return new Gazetteer(places, placesByRegionKey, zipCities, zips, stats);
 }
 
 function cpuMillisSince(before: NodeJS.CpuUsage): number {

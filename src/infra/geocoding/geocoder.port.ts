@@ -17,7 +17,19 @@ export interface GeocodeResult extends LatLng {
   region: string;
   /** The ZIP code used, when precision is 'zip'. */
   postalCode?: string;
+  /** What the text was matched to: "Dallas, TX", or "Dallas, TX 75201" for a ZIP. */
+  matched: string;
 }
+
+/**
+ * The outcome of reading one text: a place; or several places the text may mean (a city without a
+ * state that more than one place bears: "Columbus"); or none, with the closest names when there are
+ * some ("Chicgo, IL" → "Chicago, IL"). Candidates and suggestions are display names, best first.
+ */
+export type GeocodeLookup =
+  | { kind: 'found'; result: GeocodeResult }
+  | { kind: 'ambiguous'; candidates: string[] }
+  | { kind: 'not_found'; suggestions: string[] };
 
 export interface NearbyPlace extends LatLng {
   /** "Amarillo, TX": for "near Amarillo, TX". */
@@ -37,6 +49,8 @@ export interface NearestPlaceOptions {
 export interface Geocoder {
   /** Coordinates for a US ZIP, a "City, ST" (US, Canada, Mexico) or a street address; null when unknown. */
   geocode(text: string): GeocodeResult | null;
+  /** The same reading, saying why nothing was found: the candidates of an ambiguous name, or near misses. */
+  lookup(text: string): GeocodeLookup;
   /** The nearest town of some size, or null when none is within reach. */
   nearestPlace(point: LatLng, options?: NearestPlaceOptions): NearbyPlace | null;
 }

@@ -79,6 +79,8 @@ describe('geocode: known places', () => {
   it('returns the ZIP used and the region code', () => {
     expect(geocoder.geocode('Dallas, TX 75201')).toMatchObject({ postalCode: '75201', region: 'TX' });
     expect(geocoder.geocode('Dallas, TX')?.postalCode).toBeUndefined();
+    expect(geocoder.geocode('Dallas, TX 75201')?.matched).toBe('Dallas, TX 75201');
+    expect(geocoder.geocode('dallas texas')?.matched).toBe('Dallas, TX');
   });
 
   it('prefers the city when the ZIP belongs to another state, and the ZIP when it agrees', () => {
@@ -103,9 +105,11 @@ describe('geocode: known places', () => {
     expect(haversineMiles(hit!, { latitude: 42.7647, longitude: -104.9255 })).toBeLessThan(25);
   });
 
-  it('resolves a bare name only to a clearly dominant US city', () => {
-    expect(geocoder.geocode('Portland')).toMatchObject({ name: 'Portland, OR' }); // 9× Portland, ME
-    expect(geocoder.geocode('Kansas City')).toBeNull(); // MO is only 3× KS
+  it('resolves a bare name only when exactly one place bears it, whatever the populations', () => {
+    expect(geocoder.geocode('Chicago')).toMatchObject({ name: 'Chicago, IL' });
+    expect(geocoder.geocode('Portland')).toBeNull(); // Oregon's is 9× Maine's: still two places
+    expect(geocoder.geocode('Dallas')).toBeNull();
+    expect(geocoder.geocode('Kansas City')).toBeNull();
   });
 });
 

@@ -2,28 +2,36 @@
  * The Geocoder over the offline gazetteer. Resolution order for one input:
  *   1. a ZIP at the end, when it exists and agrees with the state given (a ZIP is more precise than a city);
  *   2. the city in each region the state token may mean (US, then Canada, then Mexico);
- *   3. a city named without a region (or with only a country) when one place of that name clearly
- *      dominates ("Chicago" yes; "Springfield" no: the caller's 400 asks for the state).
+ *   3. a city named without a region (or with only a country): accepted only when exactly one place in
+ *      the three countries (or in the country named) bears that name. Population plays no part, so the
+ *      rule is the same for every name: "Columbus", "Springfield", "Dallas" and "Portland" all need their
+ *      state, and the answer lists the places, most populous first.
+ * When nothing is found, the answer carries the closest names (Damerau-Levenshtein, within the state
+ * given), or, when the state holds none, the places of that exact name elsewhere.
  */
 import type { LatLng } from '../../domain/geo/index.js';
-import { BARE_NAME_MIN_POPULATION, type Gazetteer, type Place, loadGazetteer } from './gazetteer.js';
-import type { GeocodeResult, Geocoder, NearbyPlace, NearestPlaceOptions } from './geocoder.port.js';
+import { suggestionBound } from './edit-distance.js';
+import { type Gazetteer, type Place, loadGazetteer } from './gazetteer.js';
+import type { GeocodeLookup, GeocodeResult, Geocoder, NearbyPlace, NearestPlaceOptions } from './geocoder.port.js';
 import { type ParsedQuery, parseQuery } from './parse-query.js';
-import type { Country } from './regions.js';
+import { REGIONS } from './regions.js';
 
-/** Without a region or a country, a name must be a big US city... */
-const BARE_NAME_POPULATION = 100_000;
-/** ...and this many times bigger than the next place of that name. */
-const BARE_NAME_DOMINANCE = 5;
+/** At most this many candidates or suggestions in one answer. */
+export const MAX_CANDIDATES = 10;
 
 export const DEFAULT_MIN_POPULATION = 5_000;
 export const DEFAULT_MAX_DISTANCE_MILES = 100;
 
 export function createOfflineGeocoder(gazetteer: () => Gazetteer = loadGazetteer): Geocoder {
+  const lookup = (text: string): GeocodeLookup => {
+    const query = parseQuery(text);
+    return query === null ? { kind: 'not_found', suggestions: [] } : resolve(gazetteer(), query);
+  };
   return {
+    lookup,
     geocode(text) {
-      const query = parseQuery(text);
-      return query === null ? null : resolve(gazetteer(), query);
+      const answer = lookup(text);
+      return answer.kind === 'found' ? answer.result : null;
     },
     nearestPlace(point: LatLng, options: NearestPlaceOptions = {}): NearbyPlace | null {
       const index = gazetteer().placeIndex(options.minPopulation ?? DEFAULT_MIN_POPULATION);
@@ -43,12 +51,12 @@ export function offlineGeocoder(): Geocoder {
   return shared;
 }
 
-function resolve(gazetteer: Gazetteer, query: ParsedQuery): GeocodeResult | null {
+function resolve(gazetteer: Gazetteer, query: ParsedQuery): GeocodeLookup {
   if (query.zip !== null) {
     const zip = gazetteer.zip(query.zip);
     const stateAgrees = query.regions.length === 0 || query.regions.some((r) => r.country === 'US' && r.code === zip?.region);
     if (zip !== undefined && stateAgrees) {
-      return {
+      return found({
         latitude: zip.latitude,
         longitude: zip.longitude,
         name: zip.name,
@@ -56,23 +64,44 @@ function resolve(gazetteer: Gazetteer, query: ParsedQuery): GeocodeResult | null
         country: 'US',
         region: zip.region,
         postalCode: zip.zip,
-      };
+        matched: `${zip.name} ${zip.zip}`,
+      });
     }
   }
   for (const region of query.regions) {
     for (const key of query.cities) {
       const place = findInRegion(gazetteer, region, key);
-      if (place !== undefined) return cityResult(place);
+      if (place !== undefined) return found(cityResult(place));
     }
   }
   // No region, or the city is in none of them: "Toronto, Canada", "Chicago", "Toluca, Mexico".
-  if (query.regions.length === 0 || query.country !== null) {
-    for (const key of query.cities) {
-      const place = dominantPlace(gazetteer, key, query.country);
-      if (place !== undefined) return cityResult(place);
-    }
+  // Only the whole name: without a state, the last word of "12345 Main Street" is no town to trust.
+  const name = query.cities[0];
+  if ((query.regions.length === 0 || query.country !== null) && name !== undefined) {
+    const places = gazetteer.placesNamed(name, query.country);
+    if (places.length === 1) return found(cityResult(places[0]!));
+    if (places.length > 1) return { kind: 'ambiguous', candidates: places.slice(0, MAX_CANDIDATES).map((p) => p.name) };
   }
-  return null;
+  return { kind: 'not_found', suggestions: suggestions(gazetteer, query) };
+}
+
+/**
+ * Near misses for each city key in turn (the first key that has any wins), within the regions given,
+ * or the country named, or anywhere; failing that, the places of the exact name in other regions
+ * ("Dallas, OK" → Dallas, TX, …).
+ */
+function suggestions(gazetteer: Gazetteer, query: ParsedQuery): string[] {
+  const scope = query.regions.length > 0 ? query.regions : query.country !== null ? REGIONS.filter((r) => r.country === query.country) : [];
+  for (const key of query.cities) {
+    const near = gazetteer.similarPlaces(key, scope, suggestionBound(key), MAX_CANDIDATES);
+    if (near.length > 0) return near.map((p) => p.name);
+  }
+  if (query.regions.length === 0) return [];
+  for (const key of query.cities) {
+    const elsewhere = gazetteer.placesNamed(key, query.country);
+    if (elsewhere.length > 0) return elsewhere.slice(0, MAX_CANDIDATES).map((p) => p.name);
+  }
+  return [];
 }
 
 /** "Ciudad Juárez" is "Juárez" in GeoNames and "Cd. Obregón" is "Ciudad Obregón": try both. */
@@ -82,20 +111,7 @@ function findInRegion(gazetteer: Gazetteer, region: Parameters<Gazetteer['cityIn
   return key.startsWith('ciudad ') ? gazetteer.cityInRegion(region, key.slice(7)) : gazetteer.cityInRegion(region, `ciudad ${key}`);
 }
 
-/**
- * A name given without a region resolves only when one place clearly dominates it: within the country
- * named ("Toronto, Canada"), or, with no country, across North America and then only to a US city
- * ("Chicago" yes; "London" no, that is Ontario's and surely not what was meant; "Springfield" no).
- */
-function dominantPlace(gazetteer: Gazetteer, key: string, country: Country | null): Place | undefined {
-  const candidates = gazetteer.citiesNamed(key).filter((p) => country === null || p.country === country);
-  const [first, second] = candidates;
-  if (first === undefined) return undefined;
-  if (country === null && (first.country !== 'US' || first.population < BARE_NAME_POPULATION)) return undefined;
-  if (first.population < BARE_NAME_MIN_POPULATION) return undefined;
-  if (second !== undefined && first.population < BARE_NAME_DOMINANCE * second.population) return undefined;
-  return first;
-}
+const found = (result: GeocodeResult): GeocodeLookup => ({ kind: 'found', result });
 
 const cityResult = (place: Place): GeocodeResult => ({
   latitude: place.latitude,
@@ -104,4 +120,5 @@ const cityResult = (place: Place): GeocodeResult => ({
   precision: 'city',
   country: place.country,
   region: place.region,
+  matched: place.name,
 });

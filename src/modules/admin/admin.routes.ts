@@ -20,6 +20,7 @@ export function adminRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: access,
       schema: {
+        operationId: 'listTenants',
         ...base,
         summary: 'List tenants, optionally by status',
         querystring: Type.Object({ status: Type.Optional(TenantStatusSchema), ...PageQuery }, { additionalProperties: false }),
@@ -40,6 +41,7 @@ export function adminRoutes(fastify: FastifyInstance, deps: Deps): void {
         config: access,
         schema: {
           ...base,
+          operationId: `${action}Tenant`,
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} a tenant`,
           params,
           body: action === 'reject' || action === 'suspend' ? ReasonBody : EmptyBody,

@@ -46,6 +46,7 @@ export function alertsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: read,
       schema: {
+        operationId: 'listAlerts',
         tags,
         security,
         summary: 'List alerts, newest first',
@@ -59,40 +60,40 @@ export function alertsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/alerts/stats',
-    { config: read, schema: { tags, security, summary: 'Alert statistics (optionally for alerts created in [from, to))', querystring: StatsQuery, response: { 200: AlertStats, ...readErrors } } },
+    { config: read, schema: { operationId: 'getAlertStats', tags, security, summary: 'Alert statistics (optionally for alerts created in [from, to))', querystring: StatsQuery, response: { 200: AlertStats, ...readErrors } } },
     async (request) => reports.stats(tenantCtx(request), request.query),
   );
 
-  const analytics = <R extends TSchema, Q extends TSchema>(summary: string, response: R, querystring: Q) => ({
+  const analytics = <R extends TSchema, Q extends TSchema>(operationId: string, summary: string, response: R, querystring: Q) => ({
     config: read,
-    schema: { tags, security, summary, querystring, response: { 200: response, ...readErrors } },
+    schema: { operationId, tags, security, summary, querystring, response: { 200: response, ...readErrors } },
   });
-  app.get('/api/v1/alerts/analytics/volume', analytics('Alert volume per UTC hour or day, by priority and category', VolumeReport, AnalyticsQuery), async (request) =>
+  app.get('/api/v1/alerts/analytics/volume', analytics('getAlertVolume', 'Alert volume per UTC hour or day, by priority and category', VolumeReport, AnalyticsQuery), async (request) =>
     reports.volume(tenantCtx(request), request.query),
   );
   app.get(
     '/api/v1/alerts/analytics/response-time',
-    analytics('Minutes to acknowledge per bucket (average, p90) and per priority against its target', ResponseTimeReport, AnalyticsQuery),
+    analytics('getAlertResponseTimes', 'Minutes to acknowledge per bucket (average, p90) and per priority against its target', ResponseTimeReport, AnalyticsQuery),
     async (request) => reports.responseTime(tenantCtx(request), request.query),
   );
   app.get(
     '/api/v1/alerts/analytics/resolution',
-    analytics('Resolution rate and time per bucket; totals split between the system and people', ResolutionReport, AnalyticsQuery),
+    analytics('getAlertResolution', 'Resolution rate and time per bucket; totals split between the system and people', ResolutionReport, AnalyticsQuery),
     async (request) => reports.resolution(tenantCtx(request), request.query),
   );
-  app.get('/api/v1/alerts/analytics/top-types', analytics('The most common alert types in the range', TopTypesReport, TopTypesQuery), async (request) =>
+  app.get('/api/v1/alerts/analytics/top-types', analytics('getTopAlertTypes', 'The most common alert types in the range', TopTypesReport, TopTypesQuery), async (request) =>
     reports.topTypes(tenantCtx(request), request.query),
   );
 
   app.get(
     '/api/v1/alerts/:alertId',
-    { config: read, schema: { tags, security, summary: 'Get an alert with its notes', params, response: { 200: AlertWithNotes, ...oneErrors } } },
+    { config: read, schema: { operationId: 'getAlert', tags, security, summary: 'Get an alert with its notes', params, response: { 200: AlertWithNotes, ...oneErrors } } },
     async (request) => reports.detail(tenantCtx(request), request.params.alertId),
   );
 
   app.get(
     '/api/v1/alerts/:alertId/notes',
-    { config: read, schema: { tags, security, summary: 'The notes of an alert, oldest first', params, querystring: NotesQuery, response: { 200: AlertNotePage, ...oneErrors } } },
+    { config: read, schema: { operationId: 'listAlertNotes', tags, security, summary: 'The notes of an alert, oldest first', params, querystring: NotesQuery, response: { 200: AlertNotePage, ...oneErrors } } },
     async (request) => reports.notes(tenantCtx(request), request.params.alertId, request.query),
   );
 
@@ -100,14 +101,14 @@ export function alertsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/alerts/:alertId/acknowledge',
     {
       config: write,
-      schema: { tags, security, summary: 'Acknowledge an ACTIVE or SNOOZED alert (optional note)', params, body: AcknowledgeBody, response: { 200: Alert, ...oneErrors } },
+      schema: { operationId: 'acknowledgeAlert', tags, security, summary: 'Acknowledge an ACTIVE or SNOOZED alert (optional note)', params, body: AcknowledgeBody, response: { 200: Alert, ...oneErrors } },
     },
     async (request) => alerts.acknowledge(tenantCtx(request), request.params.alertId, request.body?.note),
   );
 
   app.post(
     '/api/v1/alerts/:alertId/resolve',
-    { config: write, schema: { tags, security, summary: 'Resolve an unresolved alert (optional resolution text)', params, body: ResolveBody, response: { 200: Alert, ...oneErrors } } },
+    { config: write, schema: { operationId: 'resolveAlert', tags, security, summary: 'Resolve an unresolved alert (optional resolution text)', params, body: ResolveBody, response: { 200: Alert, ...oneErrors } } },
     async (request) => alerts.resolve(tenantCtx(request), request.params.alertId, request.body?.resolution),
   );
 
@@ -116,6 +117,7 @@ export function alertsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'snoozeAlert',
         tags,
         security,
         summary: 'Snooze an unresolved alert for some minutes',
@@ -130,7 +132,7 @@ export function alertsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.post(
     '/api/v1/alerts/:alertId/notes',
-    { config: write, schema: { tags, security, summary: 'Add a note to an alert', params, body: NoteBody, response: { 201: AlertNote, ...oneErrors } } },
+    { config: write, schema: { operationId: 'addAlertNote', tags, security, summary: 'Add a note to an alert', params, body: NoteBody, response: { 201: AlertNote, ...oneErrors } } },
     async (request, reply) => reply.status(201).send(await alerts.addNote(tenantCtx(request), request.params.alertId, request.body.text)),
   );
 }

@@ -28,6 +28,7 @@ export function apiKeysRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { ...manage, apiKey: false } },
       schema: {
+        operationId: 'createApiKey',
         tags,
         summary: 'Create an API key (user access token only); the key is returned once',
         security: [{ bearerAuth: [] }],
@@ -46,6 +47,7 @@ export function apiKeysRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: manage },
       schema: {
+        operationId: 'listApiKeys',
         tags,
         summary: 'List API keys (never their secrets)',
         security: TENANT_SECURITY,
@@ -61,6 +63,7 @@ export function apiKeysRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: manage },
       schema: {
+        operationId: 'revokeApiKey',
         tags,
         summary: 'Revoke an API key; requests with it answer 401 from now on',
         security: TENANT_SECURITY,

@@ -9,10 +9,13 @@ import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
 export const REFRESH_COOKIE = 'refresh_token';
 const COOKIE_PATH = '/api/v1/auth';
 
-const LoginBody = Type.Union([
-  Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-  Type.Object({ user_id: Str(64, { pattern: '^usr_[0-9A-Za-z]+$' }) }, { additionalProperties: false }),
-]);
+const LoginBody = Type.Union(
+  [
+    Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+    Type.Object({ user_id: Str(64, { pattern: '^usr_[0-9A-Za-z]+$' }) }, { additionalProperties: false, description: 'Development only (AUTH_MOCK_LOGIN=true)' }),
+  ],
+  { examples: [{ email: 'olivia@lonestarfreight.example', password: 'correct-horse-battery' }] },
+);
 
 const SessionUser = Type.Object({
   id: Type.String(),
@@ -71,6 +74,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'public' } },
       schema: {
+        operationId: 'login',
         tags,
         summary: 'Sign in with email and password (or, in development with AUTH_MOCK_LOGIN, with a user_id)',
         body: LoginBody,
@@ -89,6 +93,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'public' } },
       schema: {
+        operationId: 'exchangeIdpToken',
         tags,
         summary: "Exchange an identity provider's ID token for an access token",
         body: Type.Object({ idpToken: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false }),
@@ -103,6 +108,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'public' } },
       schema: {
+        operationId: 'refreshAccessToken',
         tags,
         summary: 'Exchange the refresh cookie for a new access token; the cookie is rotated',
         response: { 200: Type.Object({ accessToken: Type.String() }), ...errorResponses(401, 403, 429) },
@@ -120,7 +126,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/auth/logout',
     {
       config: { access: { auth: 'public' } },
-      schema: { tags, summary: 'Revoke the refresh token family and clear the cookie', response: { 204: Type.Null(), ...errorResponses(429) } },
+      schema: { operationId: 'logout', tags, summary: 'Revoke the refresh token family and clear the cookie', response: { 204: Type.Null(), ...errorResponses(429) } },
     },
     async (request, reply) => {
       await auth.logout(cookieOf(request));
@@ -133,7 +139,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/auth/me',
     {
       config: { access: { auth: 'tenant', permission: 'profile:read', allowPending: true } },
-      schema: { tags, summary: 'The signed-in user', security: TENANT_SECURITY, response: { 200: MeResponse, ...errorResponses(401, 403) } },
+      schema: { operationId: 'getCurrentUser', tags, summary: 'The signed-in user', security: TENANT_SECURITY, response: { 200: MeResponse, ...errorResponses(401, 403) } },
     },
     async (request) => auth.me(tenantCtx(request)),
   );

@@ -1,6 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
-import { DomainError, invalid, unauthenticated } from '../../lib/errors.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { DomainError, RateLimitedError, invalid, unauthenticated } from '../../lib/errors.js';
+import { LOGIN_LOCKOUT } from '../../infra/failure-lockout.js';
 import { dummyHash, verifyPassword } from '../../lib/passwords.js';
 import type { TenantContext, TenantStatus } from '../../plugins/context.js';
 import { tenantBlock } from '../../plugins/auth.js';
@@ -53,6 +55,12 @@ async function findAccount(tx: Tx, column: 'email' | 'id', value: string): Promi
   };
 }
 
+/**
+ * The per-account lockout key: the e-mail address as typed (trimmed, lower-cased), whether or not an
+ * account has it, so unknown addresses are throttled exactly like known ones. Hashed: no addresses in Redis.
+ */
+export const loginThrottleKey = (email: string): string => `login:${sha256Hex(email.trim().toLowerCase())}`;
+
 export interface Session {
   accessToken: string;
   refreshToken: string;
@@ -100,10 +108,18 @@ export function authService(deps: Deps) {
       }),
 
     async login(email: string, password: string): Promise<Session> {
+      // Every attempt counts against the address before the password is checked (so concurrent
+      // guesses cannot pass the limit); a correct password clears the count.
+      const throttleKey = loginThrottleKey(email);
+      const gate = await deps.rateLimits.attempt(throttleKey, LOGIN_LOCKOUT, clock.now().getTime());
+      if (!gate.allowed) {
+        throw new RateLimitedError((s) => `Too many failed sign-in attempts for this e-mail address. Retry in ${s} seconds.`, gate.retryAfterMs);
+      }
       const account = await db.system((tx) => findAccount(tx, 'email', email.trim()));
       // Verify against a dummy hash when there is no account, so the timing does not tell.
       const ok = await verifyPassword(account?.passwordHash ?? (await dummyHash()), password);
       if (!account || !account.passwordHash || !ok || !account.active) throw unauthenticated('Invalid email or password');
+      await deps.rateLimits.clear(throttleKey);
       return startSession(account);
     },
 

@@ -26,13 +26,13 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.post(
     '/api/v1/drivers',
-    { config: write, schema: { tags, security, summary: 'Create a driver (status ACTIVE)', body: CreateDriverBody, response: { 201: Driver, ...errorResponses(400, 401, 403, 429) } } },
+    { config: write, schema: { operationId: 'createDriver', tags, security, summary: 'Create a driver (status ACTIVE)', body: CreateDriverBody, response: { 201: Driver, ...errorResponses(400, 401, 403, 429) } } },
     async (request, reply) => reply.status(201).send(await drivers.create(tenantCtx(request), request.body)),
   );
 
   app.get(
     '/api/v1/drivers',
-    { config: read, schema: { tags, security, summary: 'List drivers', querystring: DriverListQuery, response: { 200: DriverPage, ...errorResponses(400, 401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listDrivers', tags, security, summary: 'List drivers', querystring: DriverListQuery, response: { 200: DriverPage, ...errorResponses(400, 401, 403, 429) } } },
     async (request) => {
       const q = request.query;
       return drivers.list(tenantCtx(request), { status: q.status, search: q.search, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
@@ -41,7 +41,7 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/drivers/:driverId',
-    { config: read, schema: { tags, security, summary: 'Get a driver', params, response: { 200: Driver, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getDriver', tags, security, summary: 'Get a driver', params, response: { 200: Driver, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => drivers.get(tenantCtx(request), request.params.driverId),
   );
 
@@ -49,17 +49,18 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/drivers/:driverId',
     {
       config: write,
-      schema: { tags, security, summary: 'Update a driver', params, body: UpdateDriverBody, response: { 200: DriverUpdated, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'updateDriver', tags, security, summary: 'Update a driver', params, body: UpdateDriverBody, response: { 200: DriverUpdated, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => drivers.update(tenantCtx(request), request.params.driverId, request.body),
   );
 
-  const deactivate = {
+  // Two spellings of one action (POST …/deactivate and DELETE): one schema, an operationId each.
+  const deactivate = (operationId: string) => ({
     config: write,
-    schema: { tags, security, summary: 'Deactivate a driver (soft delete)', params, body: EmptyBody, response: { 200: DriverDeactivated, ...errorResponses(400, 401, 403, 404, 429) } },
-  };
-  app.post('/api/v1/drivers/:driverId/deactivate', deactivate, async (request) => drivers.deactivate(tenantCtx(request), request.params.driverId));
-  app.delete('/api/v1/drivers/:driverId', deactivate, async (request) =>
+    schema: { operationId, tags, security, summary: 'Deactivate a driver (soft delete)', params, body: EmptyBody, response: { 200: DriverDeactivated, ...errorResponses(400, 401, 403, 404, 429) } },
+  });
+  app.post('/api/v1/drivers/:driverId/deactivate', deactivate('deactivateDriver'), async (request) => drivers.deactivate(tenantCtx(request), request.params.driverId));
+  app.delete('/api/v1/drivers/:driverId', deactivate('deleteDriver'), async (request) =>
     drivers.deactivate(tenantCtx(request), request.params.driverId),
   );
 
@@ -67,7 +68,7 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/drivers/:driverId/reactivate',
     {
       config: write,
-      schema: { tags, security, summary: 'Reactivate a driver', params, body: EmptyBody, response: { 200: DriverReactivated, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'reactivateDriver', tags, security, summary: 'Reactivate a driver', params, body: EmptyBody, response: { 200: DriverReactivated, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => drivers.reactivate(tenantCtx(request), request.params.driverId),
   );

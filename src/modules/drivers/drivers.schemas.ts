@@ -27,7 +27,10 @@ export const CreateDriverBody = Type.Object(
     email: Type.Optional(fields.email),
     externalId: Type.Optional(fields.externalId),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ firstName: 'Dana', lastName: 'Rivera', licenseNumber: 'D1234567', licenseState: 'TX', truckNumber: 'T-104', phoneNumber: '+1 214 555 0142', email: 'dana.rivera@lonestarfreight.example' }],
+  },
 );
 
 export const UpdateDriverBody = Type.Object(

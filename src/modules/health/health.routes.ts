@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
+import { SERVICE_VERSION } from '../../lib/version.js';
 
 const Check = Type.Object({ status: Type.String(), latencyMs: Type.Optional(Type.Number()), kind: Type.Optional(Type.String()), error: Type.Optional(Type.String()) });
 const Health = Type.Object({ status: Type.String(), version: Type.String(), uptimeSeconds: Type.Number(), timestamp: Type.String(), checks: Type.Object({ database: Check }) });
@@ -11,7 +12,7 @@ export function healthRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v1/health',
     {
       config: { access: { auth: 'public', rateLimit: false } },
-      schema: { tags: ['Health'], summary: 'Service health with a database check', response: { 200: Health, 503: Health } },
+      schema: { operationId: 'getHealth', tags: ['Health'], summary: 'Service health with a database check', response: { 200: Health, 503: Health } },
     },
     async (_request, reply) => {
       const t0 = performance.now();
@@ -25,7 +26,7 @@ export function healthRoutes(app: FastifyInstance, deps: Deps): void {
       const healthy = database.status === 'up';
       return reply.status(healthy ? 200 : 503).send({
         status: healthy ? 'healthy' : 'unhealthy',
-        version: '0.1.0',
+        version: SERVICE_VERSION,
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         timestamp: new Date().toISOString(),
         checks: { database },

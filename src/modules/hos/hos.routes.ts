@@ -60,7 +60,7 @@ export function hosRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/drivers/:driverId/hos',
     {
       config: { access: { auth: 'tenant', permission: 'hos:read' } },
-      schema: { tags, security: TENANT_SECURITY, summary: "The driver's HOS clocks, derived from the duty-status log", params, response: { 200: HosRecordSchema, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'getDriverHos', tags, security: TENANT_SECURITY, summary: "The driver's HOS clocks, derived from the duty-status log", params, response: { 200: HosRecordSchema, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => hos.get(tenantCtx(request), request.params.driverId),
   );
@@ -70,6 +70,7 @@ export function hosRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'tenant', permission: 'duty-status:write' } },
       schema: {
+        operationId: 'appendDutyStatus',
         tags,
         security: TENANT_SECURITY,
         summary: "Append a duty status to the driver's log",
@@ -95,6 +96,7 @@ export function hosRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'tenant', permission: 'hos:read' } },
       schema: {
+        operationId: 'listDutyStatuses',
         tags,
         security: TENANT_SECURITY,
         summary: "The driver's duty-status log, newest first (default: the last 8 days)",

@@ -17,7 +17,7 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/integrations/vendors',
-    { config: read, schema: { tags, security, summary: 'The vendor registry: adapters this service offers and their config fields', response: { 200: VendorList, ...errorResponses(401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listIntegrationVendors', tags, security, summary: 'The vendor registry: adapters this service offers and their config fields', response: { 200: VendorList, ...errorResponses(401, 403, 429) } } },
     async () => ({ data: integrations.vendors() }),
   );
 
@@ -26,6 +26,7 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'createIntegration',
         tags,
         security,
         summary: 'Configure an integration (status CONFIGURED; the config is encrypted and never returned)',
@@ -38,13 +39,13 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/integrations',
-    { config: read, schema: { tags, security, summary: 'List integrations', response: { 200: IntegrationList, ...errorResponses(401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listIntegrations', tags, security, summary: 'List integrations', response: { 200: IntegrationList, ...errorResponses(401, 403, 429) } } },
     async (request) => integrations.list(tenantCtx(request)),
   );
 
   app.get(
     '/api/v1/integrations/:integrationId',
-    { config: read, schema: { tags, security, summary: 'Get an integration', params, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getIntegration', tags, security, summary: 'Get an integration', params, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => integrations.get(tenantCtx(request), request.params.integrationId),
   );
 
@@ -53,6 +54,7 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'updateIntegration',
         tags,
         security,
         summary: 'Update name, sync interval or config (a new config needs a new connection test: CONFIGURED)',
@@ -66,7 +68,7 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.delete(
     '/api/v1/integrations/:integrationId',
-    { config: write, schema: { tags, security, summary: 'Remove an integration and its credentials', params, body: EmptyBody, response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'deleteIntegration', tags, security, summary: 'Remove an integration and its credentials', params, body: EmptyBody, response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => {
       await integrations.remove(tenantCtx(request), request.params.integrationId);
       return { id: request.params.integrationId, deleted: true as const };
@@ -78,6 +80,7 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'testIntegration',
         tags,
         security,
         summary: 'Test the connection (SUCCESS → ACTIVE, first sync due now; FAILED → ERROR). A failed test is a 200 with testResult FAILED.',
@@ -91,13 +94,13 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.post(
     '/api/v1/integrations/:integrationId/sync',
-    { config: write, schema: { tags, security, summary: 'Sync now (status SYNCING; the integrations worker runs it)', params, body: EmptyBody, response: { 200: SyncStarted, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'syncIntegration', tags, security, summary: 'Sync now (status SYNCING; the integrations worker runs it)', params, body: EmptyBody, response: { 200: SyncStarted, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => integrations.sync(tenantCtx(request), request.params.integrationId),
   );
 
   app.post(
     '/api/v1/integrations/:integrationId/disable',
-    { config: write, schema: { tags, security, summary: 'Pause syncing (DISABLED; credentials kept)', params, body: EmptyBody, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'disableIntegration', tags, security, summary: 'Pause syncing (DISABLED; credentials kept)', params, body: EmptyBody, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => integrations.disable(tenantCtx(request), request.params.integrationId),
   );
 
@@ -105,7 +108,7 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/integrations/:integrationId/enable',
     {
       config: write,
-      schema: { tags, security, summary: 'Run the connection test and resume syncing when it passes (ACTIVE)', params, body: EmptyBody, response: { 200: TestResult, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'enableIntegration', tags, security, summary: 'Run the connection test and resume syncing when it passes (ACTIVE)', params, body: EmptyBody, response: { 200: TestResult, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => integrations.enable(tenantCtx(request), request.params.integrationId),
   );

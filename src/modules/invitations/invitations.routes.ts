@@ -34,6 +34,7 @@ export function invitationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'tenant', permission: 'invitations:write' } },
       schema: {
+        operationId: 'createInvitation',
         tags,
         security,
         summary: 'Invite a user by e-mail (expires in 7 days); a DRIVER invitation may link a driver profile',
@@ -57,7 +58,7 @@ export function invitationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/user-invitations',
     {
       config: { access: { auth: 'tenant', permission: 'invitations:read' } },
-      schema: { tags, security, summary: 'List invitations', querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: Page(Invitation), ...errorResponses(400, 401, 403, 429) } },
+      schema: { operationId: 'listInvitations', tags, security, summary: 'List invitations', querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: Page(Invitation), ...errorResponses(400, 401, 403, 429) } },
     },
     async (request) => invitations.list(tenantCtx(request), request.query.page ?? 1, request.query.pageSize ?? 20),
   );
@@ -66,7 +67,7 @@ export function invitationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/user-invitations/:id',
     {
       config: { access: { auth: 'tenant', permission: 'invitations:write' } },
-      schema: { tags, security, summary: 'Revoke a pending invitation', params: IdParam('id', 'inv'), body: EmptyBody, response: { 200: Invitation, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'revokeInvitation', tags, security, summary: 'Revoke a pending invitation', params: IdParam('id', 'inv'), body: EmptyBody, response: { 200: Invitation, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => invitations.revoke(tenantCtx(request), request.params.id),
   );
@@ -76,6 +77,7 @@ export function invitationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'public' } },
       schema: {
+        operationId: 'acceptInvitation',
         tags,
         summary: 'Accept an invitation with the token from its e-mail; creates the account and signs it in',
         body: Type.Object(

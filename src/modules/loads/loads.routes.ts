@@ -20,6 +20,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'createLoad',
         tags,
         security,
         summary: 'Create a load (status PENDING, source MANUAL)',
@@ -33,7 +34,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/loads',
-    { config: read, schema: { tags, security, summary: 'List loads (newest first)', querystring: LoadListQuery, response: { 200: LoadPage, ...errorResponses(400, 401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listLoads', tags, security, summary: 'List loads (newest first)', querystring: LoadListQuery, response: { 200: LoadPage, ...errorResponses(400, 401, 403, 429) } } },
     async (request) => {
       const q = request.query;
       return loads.list(tenantCtx(request), { status: q.status, search: q.search, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
@@ -42,7 +43,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/loads/:loadId',
-    { config: read, schema: { tags, security, summary: 'Get a load', params, response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getLoad', tags, security, summary: 'Get a load', params, response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => loads.get(tenantCtx(request), request.params.loadId),
   );
 
@@ -51,6 +52,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'updateLoad',
         tags,
         security,
         summary: 'Update a load',
@@ -68,6 +70,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'changeLoadStatus',
         tags,
         security,
         summary: 'Change the status of a load',
@@ -86,6 +89,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'cancelLoad',
         tags,
         security,
         summary: 'Cancel a load (soft delete: status CANCELLED)',

@@ -31,6 +31,7 @@ export function locationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'createLocation',
         tags,
         security,
         summary: "Create a location (one of the organization's own truck stops, fuel stations, rest areas, customer docks or yards)",
@@ -47,6 +48,7 @@ export function locationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: read,
       schema: {
+        operationId: 'listLocations',
         tags,
         security,
         summary: 'List locations',
@@ -63,7 +65,7 @@ export function locationsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/locations/:locationId',
-    { config: read, schema: { tags, security, summary: 'Get a location', params, response: { 200: Location, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getLocation', tags, security, summary: 'Get a location', params, response: { 200: Location, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => locations.get(tenantCtx(request), request.params.locationId),
   );
 
@@ -72,6 +74,7 @@ export function locationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'updateLocation',
         tags,
         security,
         summary: 'Update a location',
@@ -88,7 +91,7 @@ export function locationsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/locations/:locationId',
     {
       config: write,
-      schema: { tags, security, summary: 'Delete a location (permanently)', description: 'Answers the deleted record.', params, response: { 200: Location, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'deleteLocation', tags, security, summary: 'Delete a location (permanently)', description: 'Answers the deleted record.', params, response: { 200: Location, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => locations.remove(tenantCtx(request), request.params.locationId),
   );
@@ -104,6 +107,7 @@ export function locationsRoutes(fastify: FastifyInstance, deps: Deps): void {
       {
         config: write,
         schema: {
+          operationId: 'importLocations',
           tags,
           security,
           summary: 'Import locations from CSV (all-or-nothing)',

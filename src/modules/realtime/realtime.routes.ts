@@ -99,6 +99,7 @@ export function realtimeRoutes(fastify: FastifyInstance, deps: Deps, opts: Realt
     {
       config: { access: { auth: 'tenant', permission: 'alerts:read', queryApiKey: true } },
       schema: {
+        operationId: 'streamAlertEvents',
         tags: ['Streams'],
         security: TENANT_SECURITY,
         summary: 'Alert events as Server-Sent Events',

@@ -62,6 +62,7 @@ export function restRoutes(fastify: FastifyInstance, _deps: Deps): void {
     {
       config: { access: { auth: 'tenant', permission: 'rest:recommend' } },
       schema: {
+        operationId: 'recommendRest',
         tags: ['Routes'],
         security: TENANT_SECURITY,
         summary: 'Rest recommendation (internal: the planner calls the same component for every rest)',

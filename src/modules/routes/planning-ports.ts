@@ -1,13 +1,18 @@
+import type { DistanceMethod } from '../../adapters/maps/index.js';
 import type { PlanLeg, Point, FuelPricePoint } from '../../domain/planning/types.js';
+import type { GeocodeLookup } from '../../infra/geocoding/index.js';
 
 /** What planning needs from the outside world, behind small interfaces (tests and the demo use local fakes). */
 export interface PlanningPorts {
-  /** Offline geocoding of a US/Canadian address, city or ZIP; null when it cannot be resolved. */
-  geocode(text: string): { latitude: number; longitude: number; name: string } | null;
+  /**
+   * Offline geocoding of a US/Canadian/Mexican address, city or ZIP: the place found, or the candidates
+   * of an ambiguous name, or the closest names of one not found.
+   */
+  geocode(text: string): GeocodeLookup;
   /** A name for a point away from known sites, e.g. "near Amarillo, TX". */
   nameNear(point: Point): string;
-  /** Legs between consecutive points, by great circle or a mapping service. */
-  distance(method: 'haversine' | 'osrm'): { legs(points: Point[]): Promise<PlanLeg[]> };
+  /** Legs between consecutive points, by great circle (× a road factor for haversine_road) or a mapping service. */
+  distance(method: DistanceMethod): { legs(points: Point[]): Promise<PlanLeg[]> };
   fuelPrices: FuelPriceSource;
 }
 

@@ -14,7 +14,8 @@ export interface RouteRecord {
   departureTime: string;
   arrivalTime: string;
   distanceMethod: string;
-  summary: PlanResult['summary'];
+  /** The planner's summary and the distance method the plan used (also at the top level). */
+  summary: PlanResult['summary'] & { distanceMethod: string };
   stops: PlanResult['stops'];
   segments: PlanResult['segments'];
   warnings: string[];
@@ -39,7 +40,8 @@ export function toRoute(r: Record<string, unknown>): RouteRecord {
     departureTime: iso(r.departure_time),
     arrivalTime: iso(r.arrival_time),
     distanceMethod: r.distance_method as string,
-    summary: json(r.summary),
+    // Plans stored before the summary carried its distance method get it from the column.
+    summary: { ...json<PlanResult['summary']>(r.summary), distanceMethod: r.distance_method as string },
     stops: r.stops === undefined ? [] : json(r.stops),
     segments: r.segments === undefined ? [] : json(r.segments),
     warnings: request?.warnings ?? [],
@@ -64,6 +66,7 @@ export interface NewRoute {
 }
 
 export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Date): Promise<RouteRecord> {
+  const summary = { ...r.plan.summary, distanceMethod: r.distanceMethod };
   await tx.query(
     `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
                               request, summary, stops, segments, created_by, created_at, updated_at)
@@ -78,7 +81,7 @@ export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Da
       r.plan.arrivalTime,
       r.distanceMethod,
       JSON.stringify({ ...r.request, warnings: r.plan.warnings }),
-      JSON.stringify(r.plan.summary),
+      JSON.stringify(summary),
       JSON.stringify(r.plan.stops),
       JSON.stringify(r.plan.segments),
       r.createdBy,
@@ -96,7 +99,7 @@ export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Da
     departureTime: iso(r.plan.departureTime),
     arrivalTime: iso(r.plan.arrivalTime),
     distanceMethod: r.distanceMethod,
-    summary: r.plan.summary,
+    summary,
     stops: r.plan.stops,
     segments: r.plan.segments,
     warnings: r.plan.warnings,

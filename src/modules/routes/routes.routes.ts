@@ -21,6 +21,7 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
     {
       config: write,
       schema: {
+        operationId: 'planRoute',
         tags,
         security,
         summary: 'Plan an HOS-compliant route: rests, breaks and fuel stops inserted, every plan audited to zero violations',
@@ -33,7 +34,7 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
 
   app.get(
     '/api/v1/routes',
-    { config: read, schema: { tags, security, summary: 'List route plans', querystring: RouteListQuery, response: { 200: RoutePage, ...errorResponses(400, 401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listRoutes', tags, security, summary: 'List route plans', querystring: RouteListQuery, response: { 200: RoutePage, ...errorResponses(400, 401, 403, 429) } } },
     async (request) => {
       const q = request.query;
       return routes.list(tenantCtx(request), { status: q.status as never, driverId: q.driverId, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
@@ -42,7 +43,7 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
 
   app.get(
     '/api/v1/routes/:planId',
-    { config: read, schema: { tags, security, summary: 'Route details: stops with ETAs, segments, summary', params, response: { 200: RoutePlan, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getRoute', tags, security, summary: 'Route details: stops with ETAs, segments, summary', params, response: { 200: RoutePlan, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => routes.get(tenantCtx(request), request.params.planId),
   );
 
@@ -52,6 +53,7 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
       {
         config: write,
         schema: {
+          operationId: action === 'activate' ? 'activateRoute' : 'completeRoute',
           tags,
           security,
           summary: action === 'activate' ? 'Start the route: monitoring begins (webhook route.activated)' : 'Mark the route completed (webhook route.completed)',
@@ -68,7 +70,7 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
     '/api/v1/routes/:planId/cancel',
     {
       config: write,
-      schema: { tags, security, summary: 'Cancel a planned or active route (webhook route.cancelled)', params, body: CancelBody, response: { 200: RoutePlan, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'cancelRoute', tags, security, summary: 'Cancel a planned or active route (webhook route.cancelled)', params, body: CancelBody, response: { 200: RoutePlan, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => routes.transition(tenantCtx(request), request.params.planId, 'cancel', (request.body as { reason?: string } | null)?.reason),
   );
@@ -77,7 +79,7 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
     '/api/v1/routes/:planId/positions',
     {
       config: { access: { auth: 'tenant', permission: 'positions:write' } },
-      schema: { tags, security, summary: 'Report a vehicle position on an active route (driver app or telematics)', params, body: PositionBody, response: { 201: Position, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'reportRoutePosition', tags, security, summary: 'Report a vehicle position on an active route (driver app or telematics)', params, body: PositionBody, response: { 201: Position, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request, reply) => reply.status(201).send(await routes.addPosition(tenantCtx(request), request.params.planId, request.body)),
   );
@@ -87,6 +89,7 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
     {
       config: read,
       schema: {
+        operationId: 'listRoutePositions',
         tags,
         security,
         summary: 'Recent positions of a route, newest first',

@@ -7,6 +7,11 @@ const Latitude = Type.Number({ minimum: -90, maximum: 90 });
 const Longitude = Type.Number({ minimum: -180, maximum: 180 });
 const Hours = (max: number) => Type.Number({ minimum: 0, maximum: max });
 
+/** The plan options' fixed defaults: the planner uses these, and the OpenAPI document states them. */
+export const PLAN_DEFAULTS = { averageSpeedMph: 55, fuelTankGallons: 150, mpg: 6.5, fuelPricePerGallon: 3.85 } as const;
+/** optimizeStopOrder handles at most this many stops (exact search). */
+export const MAX_OPTIMIZED_STOPS = 10;
+
 const StopInput = Type.Object(
   {
     name: Type.Optional(Str(200)),
@@ -46,20 +51,63 @@ export const PlanRouteBody = Type.Object(
     options: Type.Optional(
       Type.Object(
         {
-          averageSpeedMph: Type.Optional(Type.Number({ minimum: 15, maximum: 80 })),
-          distanceMethod: Type.Optional(Type.Union([Type.Literal('haversine'), Type.Literal('osrm')])),
-          optimizeStopOrder: Type.Optional(Type.Boolean()),
-          includeFuelStops: Type.Optional(Type.Boolean()),
-          fuelTankGallons: Type.Optional(Type.Number({ minimum: 10, maximum: 400 })),
-          mpg: Type.Optional(Type.Number({ minimum: 2, maximum: 15 })),
-          startingFuelGallons: Type.Optional(Type.Number({ minimum: 0, maximum: 400 })),
-          fuelPricePerGallon: Type.Optional(Type.Number({ minimum: 0.5, maximum: 20 })),
+          averageSpeedMph: Type.Optional(
+            Type.Number({ minimum: 15, maximum: 80, default: PLAN_DEFAULTS.averageSpeedMph, description: `Average driving speed in mph, used to turn distance into drive time. Default: ${PLAN_DEFAULTS.averageSpeedMph}.` }),
+          ),
+          distanceMethod: Type.Optional(
+            Type.Union([Type.Literal('haversine'), Type.Literal('haversine_road'), Type.Literal('osrm')], {
+              description:
+                'How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 4 % (worst 20 %) on published US road distances. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set.',
+              // No `default` keyword: the validator applies defaults (useDefaults), which would override DISTANCE_METHOD.
+            }),
+          ),
+          optimizeStopOrder: Type.Optional(
+            Type.Boolean({ default: false, description: `Reorder the stops after the origin (at most ${MAX_OPTIMIZED_STOPS} stops) to minimise trip time, each pickup before its delivery and appointment windows kept where possible. Default: false.` }),
+          ),
+          includeFuelStops: Type.Optional(Type.Boolean({ default: true, description: 'Insert fuel stops where the tank would run low. Default: true.' })),
+          fuelTankGallons: Type.Optional(
+            Type.Number({ minimum: 10, maximum: 400, description: `Usable tank size in gallons. Default: the vehicle's fuelTankGallons when vehicleId is given, otherwise ${PLAN_DEFAULTS.fuelTankGallons}.` }),
+          ),
+          mpg: Type.Optional(Type.Number({ minimum: 2, maximum: 15, description: `Fuel economy in miles per gallon. Default: the vehicle's mpg when vehicleId is given, otherwise ${PLAN_DEFAULTS.mpg}.` })),
+          startingFuelGallons: Type.Optional(
+            Type.Number({ minimum: 0, maximum: 400, description: 'Fuel in the tank at departure, in gallons; at most the tank size. Default: a full tank (fuelTankGallons).' }),
+          ),
+          fuelPricePerGallon: Type.Optional(
+            Type.Number({
+              minimum: 0.5,
+              maximum: 20,
+              default: PLAN_DEFAULTS.fuelPricePerGallon,
+              description: `Diesel price in USD per gallon wherever no station price is known (no fuel integration, or a pump without a price). Default: ${PLAN_DEFAULTS.fuelPricePerGallon}.`,
+            }),
+          ),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: 'Planning options; each one omitted takes the default stated on it.' },
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        driverId: 'drv_4Vx9kQ2mLp7TnR8sWc3YbZ',
+        departureTime: '2026-03-03T13:00:00Z',
+        stops: [
+          { name: 'Dallas yard', latitude: 32.7767, longitude: -96.797, type: 'ORIGIN' },
+          { name: 'Chicago DC', latitude: 41.8781, longitude: -87.6298, type: 'DELIVERY', dockDurationHours: 1.5 },
+          {
+            name: 'Columbus customer',
+            latitude: 39.9612,
+            longitude: -82.9988,
+            type: 'DELIVERY',
+            appointment: { earliest: '2026-03-05T14:00:00Z', latest: '2026-03-05T20:00:00Z' },
+            dockDurationHours: 1,
+          },
+        ],
+        driverState: { hoursDriven: 6, onDutyHours: 7, hoursSinceBreak: 6, cycleHoursUsed: 30 },
+        options: { averageSpeedMph: 55, includeFuelStops: true, mpg: 6.5, fuelTankGallons: 150, startingFuelGallons: 90 },
+      },
+    ],
+  },
 );
 
 const HosStateAfter = Type.Object({
@@ -125,10 +173,31 @@ export const RouteSummary = Type.Object({
   restStops: Type.Integer(),
   breaks: Type.Integer(),
   fuelStops: Type.Integer(),
-  estimatedFuelCost: Type.Number(),
+  estimatedFuelCost: Type.Number({
+    description:
+      'Cost of the fuel the trip burns (totalDistanceMiles / mpg): the fuel in the tank at departure priced at options.fuelPricePerGallon (default 3.85), each purchase at its planned price, the tank priced at its running weighted average. Not what is bought at the stops (fuelPurchasedCost).',
+  }),
+  // Optional only because plans stored before these three fields existed lack them; every new plan has them.
+  fuelBurnedGallons: Type.Optional(Type.Number({ description: 'Fuel the trip burns: totalDistanceMiles / mpg (absent on plans made before it was reported).' })),
+  fuelPurchasedGallons: Type.Optional(Type.Number({ description: 'Fuel bought at the planned fuel stops (the sum of the fuel segments’ gallons).' })),
+  fuelPurchasedCost: Type.Optional(Type.Number({ description: 'What the planned fuel stops cost (the sum of the fuel segments’ cost); 0 without fuel stops.' })),
   hosViolations: Type.Integer(),
   appointmentsMissed: Type.Integer(),
+  distanceMethod: Type.String({ description: 'The distance method the plan used (haversine, haversine_road or osrm; haversine when osrm was asked for and the mapping service did not answer).' }),
 });
+
+const StopResolutionSchema = Type.Object(
+  {
+    matched: Type.Union([Type.String(), Type.Null()], { description: 'The place the address was matched to ("Dallas, TX", "Dallas, TX 75201"); null when coordinates were given' }),
+    precision: Type.Union(['ADDRESS', 'ZIP', 'CITY', 'COORDINATES'].map((p) => Type.Literal(p)), {
+      description:
+        'CITY: a city centre (also a street address whose street could not be placed: the offline geocoder places none); ZIP: a ZIP code centroid; COORDINATES: latitude/longitude given; ADDRESS: the street address itself (reserved for a street-level geocoder)',
+    }),
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+  },
+  { description: 'How the stop was placed' },
+);
 
 export const StopEtaSchema = Type.Object({
   sequence: Type.Integer(),
@@ -144,6 +213,7 @@ export const StopEtaSchema = Type.Object({
   timeZone: TimeZone('the stop'),
   localArrivalTime: LocalTime('The arrival'),
   localDepartureTime: LocalTime('The departure'),
+  resolution: Type.Optional(StopResolutionSchema),
 });
 
 export const RoutePlan = Type.Object({
@@ -154,7 +224,7 @@ export const RoutePlan = Type.Object({
   loadId: Type.Union([Type.String(), Type.Null()]),
   departureTime: Timestamp,
   arrivalTime: Timestamp,
-  distanceMethod: Type.String(),
+  distanceMethod: Type.String({ description: 'The distance method the plan used (the same as summary.distanceMethod).' }),
   summary: RouteSummary,
   stops: Type.Array(StopEtaSchema),
   segments: Type.Array(SegmentSchema),

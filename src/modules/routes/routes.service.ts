@@ -1,4 +1,4 @@
-import { DistanceProviderError } from '../../adapters/maps/index.js';
+import { type DistanceMethod, DistanceProviderError } from '../../adapters/maps/index.js';
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { emitEvent } from '../../db/outbox.js';
@@ -16,7 +16,9 @@ import { tenantRuleSet } from '../hos/hos.repository.js';
 import type { PlanningPorts } from './planning-ports.js';
 import { findRoute, insertRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, insertPosition, listPositions, restSitesOf } from './routes.related.js';
+import { MAX_OPTIMIZED_STOPS, PLAN_DEFAULTS } from './routes.schemas.js';
 import { resolveStops, type StopInput } from './stops.js';
+import { distanceWarning } from './distance-warning.js';
 import { endMonitoring, startMonitoring } from '../monitoring/monitoring.service.js';
 
 export interface PlanRequest {
@@ -28,7 +30,7 @@ export interface PlanRequest {
   driverState?: { hoursDriven: number; onDutyHours: number; hoursSinceBreak: number; cycleHoursUsed: number };
   options?: {
     averageSpeedMph?: number;
-    distanceMethod?: 'haversine' | 'osrm';
+    distanceMethod?: DistanceMethod;
     optimizeStopOrder?: boolean;
     includeFuelStops?: boolean;
     fuelTankGallons?: number;
@@ -38,8 +40,7 @@ export interface PlanRequest {
   };
 }
 
-export const DEFAULT_FUEL_PRICE = 3.85;
-const MAX_OPTIMIZED_STOPS = 10;
+export const DEFAULT_FUEL_PRICE = PLAN_DEFAULTS.fuelPricePerGallon;
 
 const TRANSITIONS: Record<'activate' | 'complete' | 'cancel', { from: RouteStatus[]; to: RouteStatus; event: string }> = {
   activate: { from: ['PLANNED'], to: 'ACTIVE', event: 'route.activated' },
@@ -97,12 +98,12 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
         if (stops.length > MAX_OPTIMIZED_STOPS) {
           throw invalid('Validation failed', [{ field: 'body.stops', message: `optimizeStopOrder handles at most ${MAX_OPTIMIZED_STOPS} stops` }]);
         }
-        stops = optimizeStopOrder(stops, { departureTime: departure, averageSpeedMph: opts.averageSpeedMph ?? 55 });
+        stops = optimizeStopOrder(stops, { departureTime: departure, averageSpeedMph: opts.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph });
       }
 
       const warnings: string[] = [];
       let legs: PlanLeg[];
-      let distanceMethod: string = method;
+      let distanceMethod: DistanceMethod = method;
       const provider = ports.distance(method);
       try {
         legs = await provider.legs(stops);
@@ -116,8 +117,10 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
         legs = await ports.distance('haversine').legs(stops);
         distanceMethod = 'haversine';
       }
+      const distanceNote = distanceWarning(distanceMethod);
+      if (distanceNote) warnings.push(distanceNote);
 
-      const tank = opts.fuelTankGallons ?? context.vehicle?.fuelTankGallons ?? 150;
+      const tank = opts.fuelTankGallons ?? context.vehicle?.fuelTankGallons ?? PLAN_DEFAULTS.fuelTankGallons;
       const fuelStart = opts.startingFuelGallons ?? tank;
       if (fuelStart > tank) throw invalid('Validation failed', [{ field: 'body.options.startingFuelGallons', message: 'cannot exceed the tank size' }]);
       const driverState = body.driverState;
@@ -133,11 +136,11 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           legs,
           rules: context.rules,
           history: driverState ? { snapshot: driverState } : { timeline: context.history!.timeline },
-          averageSpeedMph: opts.averageSpeedMph ?? 55,
+          averageSpeedMph: opts.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph,
           fuel: {
             enabled: fuelEnabled,
             tankGallons: tank,
-            mpg: opts.mpg ?? context.vehicle?.mpg ?? 6.5,
+            mpg: opts.mpg ?? context.vehicle?.mpg ?? PLAN_DEFAULTS.mpg,
             startingGallons: fuelStart,
             defaultPricePerGallon: opts.fuelPricePerGallon ?? DEFAULT_FUEL_PRICE,
             prices: fuelPrices.prices,

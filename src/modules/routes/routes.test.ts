@@ -6,6 +6,8 @@ import { DB_KINDS } from '../../../test/helpers/db.js';
 import { createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
 import { startOsrmSandbox, type OsrmSandbox } from '../../adapters/maps/osrm/osrm.sandbox.js';
 import { haversineMiles } from '../../domain/geo/index.js';
+import { ROAD_FACTOR } from '../../adapters/maps/index.js';
+import { GREAT_CIRCLE_WARNING, ROAD_FACTOR_WARNING } from './distance-warning.js';
 
 type Auth = Record<string, string>;
 type Json = Record<string, unknown>;
@@ -37,6 +39,7 @@ interface Segment {
   reason?: string;
   stop_type?: string;
   gallons?: number;
+  cost?: number;
 }
 interface StopEta {
   sequence: number;
@@ -60,8 +63,12 @@ interface Summary {
   breaks: number;
   fuelStops: number;
   estimatedFuelCost: number;
+  fuelBurnedGallons: number;
+  fuelPurchasedGallons: number;
+  fuelPurchasedCost: number;
   hosViolations: number;
   appointmentsMissed: number;
+  distanceMethod: string;
 }
 interface Plan {
   id: string;
@@ -242,7 +249,8 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
       loadId: null,
       departureTime: DEPART,
       distanceMethod: 'haversine',
-      warnings: [],
+      // Great circle runs short of the road, and the plan says so.
+      warnings: [GREAT_CIRCLE_WARNING],
       createdAt: clock.now().toISOString(),
       updatedAt: clock.now().toISOString(),
       activatedAt: null,
@@ -251,8 +259,12 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
       cancelReason: null,
     });
     expect(Object.keys(p.summary).sort()).toEqual(
-      ['appointmentsMissed', 'breaks', 'estimatedFuelCost', 'fuelStops', 'hosViolations', 'restStops', 'totalDistanceMiles', 'totalDriveHours', 'totalOnDutyHours', 'totalRestHours', 'totalTripHours'].sort(),
+      [
+        'appointmentsMissed', 'breaks', 'distanceMethod', 'estimatedFuelCost', 'fuelBurnedGallons', 'fuelPurchasedCost', 'fuelPurchasedGallons', 'fuelStops',
+        'hosViolations', 'restStops', 'totalDistanceMiles', 'totalDriveHours', 'totalOnDutyHours', 'totalRestHours', 'totalTripHours',
+      ].sort(),
     );
+    expect(p.summary.distanceMethod).toBe('haversine');
     expectConsistentPlan(p);
     // Dallas → Los Angeles is ~1,240 great-circle miles: more than two days' driving at 55 mph.
     expect(p.summary.totalDistanceMiles).toBeGreaterThan(1_200);
@@ -364,6 +376,19 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(often.summary.fuelStops).toBeGreaterThan(standard.summary.fuelStops);
     for (const s of often.segments.filter((x) => x.type === 'fuel')) expect(s.gallons).toBeLessThanOrEqual(100);
 
+    // estimatedFuelCost is the fuel the trip burns (miles / mpg × price; no station prices known here, so
+    // 3.85 throughout); what the stops buy is reported apart and is less, since each truck leaves full.
+    for (const [p, mpg] of [[far, 7], [standard, 6.5], [often, 4]] as const) {
+      const fuelSegs = p.segments.filter((x) => x.type === 'fuel');
+      expect(p.summary.fuelBurnedGallons).toBeCloseTo(p.summary.totalDistanceMiles / mpg, 1);
+      expect(p.summary.estimatedFuelCost).toBeCloseTo((p.summary.totalDistanceMiles / mpg) * 3.85, 1);
+      expect(p.summary.fuelPurchasedCost).toBeCloseTo(fuelSegs.reduce((sum, x) => sum + x.cost!, 0), 1);
+      expect(p.summary.fuelPurchasedGallons).toBeCloseTo(fuelSegs.reduce((sum, x) => sum + x.gallons!, 0), 1);
+      expect(p.summary.fuelPurchasedCost).toBeLessThan(p.summary.estimatedFuelCost);
+    }
+    expect(far.summary).toMatchObject({ fuelPurchasedCost: 0, fuelPurchasedGallons: 0 });
+    expect(far.summary.estimatedFuelCost).toBeGreaterThan(600);
+
     // The starting fuel is checked against the vehicle's tank, not the default one.
     await planOk(acme.auth, { driverId, vehicleId: thrifty.id, departureTime: DEPART, stops: SHORT_TRIP, options: { startingFuelGallons: 250 } });
     await expect400({ driverId, vehicleId: thirsty.id, departureTime: DEPART, stops: SHORT_TRIP, options: { startingFuelGallons: 120 } }, { field: 'body.options.startingFuelGallons' });
@@ -437,6 +462,69 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     // Nothing was planned by any of these.
     const list = (await inject({ method: 'GET', url: `/api/v1/routes?driverId=${inactive.id}`, headers: acme.auth })).json();
     expect(list.total).toBe(0);
+  });
+
+  it('distanceMethod haversine_road: great circle × the calibrated road factor, said in the plan; DISTANCE_METHOD sets the default', async () => {
+    const stops = [{ address: 'Dallas, TX' }, { address: 'Chicago, IL' }, { address: 'Columbus, OH' }];
+    const great = await planOk(acme.auth, { driverId, departureTime: DEPART, stops });
+    const road = await planOk(acme.auth, { driverId, departureTime: DEPART, stops, options: { distanceMethod: 'haversine_road' } });
+    expectConsistentPlan(road);
+    expect(great).toMatchObject({ distanceMethod: 'haversine', summary: { distanceMethod: 'haversine' } });
+    expect(great.warnings).toContain(GREAT_CIRCLE_WARNING);
+    expect(GREAT_CIRCLE_WARNING).toMatch(/road distances run longer/);
+    expect(road).toMatchObject({ distanceMethod: 'haversine_road', summary: { distanceMethod: 'haversine_road' } });
+    expect(road.warnings).toEqual([ROAD_FACTOR_WARNING]);
+    expect(road.summary.totalDistanceMiles).toBeCloseTo(great.summary.totalDistanceMiles * ROAD_FACTOR, 0);
+    // Dallas → Chicago → Columbus is about 925 + 355 = 1,280 road miles; great circle says ~1,080.
+    expect(great.summary.totalDistanceMiles).toBeLessThan(1_280 * 0.87);
+    expect(Math.abs(road.summary.totalDistanceMiles / 1_280 - 1)).toBeLessThan(0.05);
+    // The drive hours follow the longer distance.
+    expect(road.summary.totalDriveHours).toBeCloseTo(road.summary.totalDistanceMiles / 55, 1);
+    // Read back and listed: the method is kept.
+    const again = await inject({ method: 'GET', url: `/api/v1/routes/${road.id}`, headers: acme.auth });
+    expect(again.json<Plan>()).toMatchObject({ distanceMethod: 'haversine_road', summary: road.summary, warnings: road.warnings });
+
+    const d = await buildTestApp(kind, { clock: new FakeClock(START), env: { DISTANCE_METHOD: 'haversine_road' } });
+    try {
+      const tenant = await createTenant(d.app);
+      const driver = await createDriver(d.app, tenant.auth);
+      const plan = async (options?: Json) => {
+        const res = await d.app.inject({ method: 'POST', url: '/api/v1/routes/plan', headers: tenant.auth, payload: { driverId: driver.id, departureTime: DEPART, stops: SHORT_TRIP, ...(options ? { options } : {}) } });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json<Plan>();
+      };
+      expect((await plan()).summary.distanceMethod).toBe('haversine_road');
+      expect((await plan({ averageSpeedMph: 60 })).summary.distanceMethod).toBe('haversine_road');
+      expect((await plan({ distanceMethod: 'haversine' })).summary.distanceMethod).toBe('haversine');
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('the OpenAPI document describes the distance methods and what the fuel figures mean', async () => {
+    const res = await inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const op = res.json().paths['/api/v1/routes/plan'].post;
+    const method = op.requestBody.content['application/json'].schema.properties.options.properties.distanceMethod;
+    expect(method.anyOf.flatMap((o: { enum: string[] }) => o.enum)).toEqual(['haversine', 'haversine_road', 'osrm']);
+    expect(method.description).toMatch(/haversine_road: great-circle × a road factor \(1\.13\)/);
+    expect(method.description).toMatch(/Default: the server’s DISTANCE_METHOD setting, which is haversine unless set/);
+    const summary = op.responses['201'].content['application/json'].schema.properties.summary;
+    expect(summary.properties.estimatedFuelCost.description).toMatch(/^Cost of the fuel the trip burns/);
+    expect(summary.properties.fuelPurchasedCost.description).toMatch(/planned fuel stops/);
+    expect(summary.required).toEqual(expect.arrayContaining(['estimatedFuelCost', 'distanceMethod']));
+  });
+
+  it('a plan stored before the summary named its method and fuel split is still served, its method from the column', async () => {
+    const p = await planOk(acme.auth, { driverId, departureTime: DEPART, stops: SHORT_TRIP });
+    const { distanceMethod: _m, fuelBurnedGallons: _b, fuelPurchasedGallons: _g, fuelPurchasedCost: _c, ...legacy } = p.summary;
+    await t.db.tenant(acme.tenantId, (tx) => tx.query('UPDATE route_plans SET summary = $3 WHERE tenant_id = $1 AND id = $2', [acme.tenantId, p.id, JSON.stringify(legacy)]));
+    const res = await inject({ method: 'GET', url: `/api/v1/routes/${p.id}`, headers: acme.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Plan>().summary).toEqual({ ...legacy, distanceMethod: 'haversine' });
+    const list = await inject({ method: 'GET', url: `/api/v1/routes?driverId=${driverId}&pageSize=100`, headers: acme.auth });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json<{ data: Plan[] }>().data.find((x) => x.id === p.id)!.summary.distanceMethod).toBe('haversine');
   });
 
   it('distanceMethod osrm: 400 without OSRM_URL; road distances from the mapping service when configured; NoRoute → 400', async () => {
@@ -610,7 +698,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(late.stops[1]).toMatchObject({ withinWindow: false, appointment: { earliest: null, latest: closes } });
     expect(late.stops[1]!.lateByHours).toBeCloseTo(1, 1);
     expect(late.summary.appointmentsMissed).toBe(1);
-    expect(late.warnings).toEqual([expect.stringMatching(/^Stop 2 \(Oklahoma City DC\) cannot be reached within its appointment window: 1(\.0\d)? h late$/)]);
+    expect(late.warnings).toEqual([GREAT_CIRCLE_WARNING, expect.stringMatching(/^Stop 2 \(Oklahoma City DC\) cannot be reached within its appointment window: 1(\.0\d)? h late$/)]);
   });
 
   it('timestamps Date cannot represent (a leap second) are a 400, never a 500', async () => {

@@ -1,6 +1,7 @@
 import { isInNorthAmerica, landMassOf } from '../../domain/geo/region.js';
 import { parseLocalIso, timeZoneAt } from '../../domain/planning/local-time.js';
-import type { PlanStop, StopType } from '../../domain/planning/types.js';
+import type { PlanStop, StopResolution, StopType } from '../../domain/planning/types.js';
+import type { GeocodeLookup } from '../../infra/geocoding/index.js';
 import { DomainError, type ErrorDetail } from '../../lib/errors.js';
 import type { PlanningPorts } from './planning-ports.js';
 import type { LoadForPlan } from './routes.related.js';
@@ -35,17 +36,23 @@ export function resolveStops(input: StopInput[] | undefined, load: LoadForPlan |
     const hasLat = s.latitude !== undefined;
     const hasLng = s.longitude !== undefined;
     let point: { latitude: number; longitude: number; name?: string } | null = null;
+    let resolution: StopResolution;
     if (hasLat !== hasLng) {
       details.push({ field, message: `${label}: latitude and longitude must be given together` });
       return null;
     }
-    if (hasLat && hasLng) point = { latitude: s.latitude!, longitude: s.longitude! };
-    else if (s.address) {
-      point = ports.geocode(s.address);
-      if (!point) {
-        details.push({ field: `${field}.address`, message: `${label}: the address could not be resolved; give a US or Canadian city and state/province, a ZIP code, or coordinates` });
+    if (hasLat && hasLng) {
+      point = { latitude: s.latitude!, longitude: s.longitude! };
+      resolution = { matched: null, precision: 'COORDINATES', ...point };
+    } else if (s.address) {
+      const answer = ports.geocode(s.address);
+      if (answer.kind !== 'found') {
+        details.push(geocodeProblem(`${field}.address`, label, answer));
         return null;
       }
+      const { latitude, longitude, name, matched, precision } = answer.result;
+      point = { latitude, longitude, name };
+      resolution = { matched, precision: precision === 'zip' ? 'ZIP' : 'CITY', latitude, longitude };
     } else {
       details.push({ field, message: `${label}: give either coordinates (latitude and longitude) or an address` });
       return null;
@@ -76,6 +83,7 @@ export function resolveStops(input: StopInput[] | undefined, load: LoadForPlan |
       ...(earliest !== undefined || latest !== undefined ? { appointment: { earliest, latest } } : {}),
       dockDurationHours: s.dockDurationHours ?? 0,
       ...(s.shipmentId ? { shipmentId: s.shipmentId } : {}),
+      resolution,
     };
   });
   if (details.length > 0) throw fail(details);
@@ -88,6 +96,25 @@ export function resolveStops(input: StopInput[] | undefined, load: LoadForPlan |
   });
   if (details.length > 0) throw fail(details);
   return planned;
+}
+
+/** Names shown in a message; the detail's `candidates` carries them all. */
+const NAMES_IN_MESSAGE = 5;
+
+/**
+ * The 400 detail of an address that did not resolve: an ambiguous city name lists the places it may
+ * mean; a near miss offers the closest names ("did you mean"); both also in `candidates`.
+ */
+function geocodeProblem(field: string, label: string, answer: Exclude<GeocodeLookup, { kind: 'found' }>): ErrorDetail {
+  const names = answer.kind === 'ambiguous' ? answer.candidates : answer.suggestions;
+  const shown = names.slice(0, NAMES_IN_MESSAGE).join('; ') + (names.length > NAMES_IN_MESSAGE ? '; …' : '');
+  if (answer.kind === 'ambiguous') {
+    return { field, message: `${label}: more than one place has that name; add the state or province: ${shown}`, candidates: names };
+  }
+  if (names.length > 0) {
+    return { field, message: `${label}: the address could not be resolved; did you mean ${shown}?`, candidates: names };
+  }
+  return { field, message: `${label}: the address could not be resolved; give a US, Canadian or Mexican city and state/province, a ZIP code, or coordinates` };
 }
 
 function stopsFromLoad(load: LoadForPlan | null): StopInput[] {

@@ -44,7 +44,7 @@ export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/tenant/settings',
-    { config: { access: { auth: 'tenant', permission: 'settings:read' } }, schema: { tags, security, summary: 'Alert and monitoring settings', response: { 200: Settings, ...errorResponses(401, 403, 429) } } },
+    { config: { access: { auth: 'tenant', permission: 'settings:read' } }, schema: { operationId: 'getSettings', tags, security, summary: 'Alert and monitoring settings', response: { 200: Settings, ...errorResponses(401, 403, 429) } } },
     async (request) => settings.get(tenantCtx(request)),
   );
 
@@ -52,7 +52,7 @@ export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/tenant/settings/alerts',
     {
       config: write,
-      schema: { tags, security, summary: 'Update alert settings (the fields given; OWNER or ADMIN)', body: partial(alertFields), response: { 200: Settings, ...errorResponses(400, 401, 403, 429) } },
+      schema: { operationId: 'updateAlertSettings', tags, security, summary: 'Update alert settings (the fields given; OWNER or ADMIN)', body: partial(alertFields), response: { 200: Settings, ...errorResponses(400, 401, 403, 429) } },
     },
     async (request) => settings.updateAlerts(tenantCtx(request), request.body as never),
   );
@@ -61,7 +61,7 @@ export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/tenant/settings/monitoring',
     {
       config: write,
-      schema: { tags, security, summary: 'Update monitoring settings (the fields given; OWNER or ADMIN)', body: partial(monitoringFields), response: { 200: Settings, ...errorResponses(400, 401, 403, 429) } },
+      schema: { operationId: 'updateMonitoringSettings', tags, security, summary: 'Update monitoring settings (the fields given; OWNER or ADMIN)', body: partial(monitoringFields), response: { 200: Settings, ...errorResponses(400, 401, 403, 429) } },
     },
     async (request) => settings.updateMonitoring(tenantCtx(request), request.body as never),
   );
@@ -71,6 +71,7 @@ export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'updateHosSettings',
         tags,
         security,
         summary: 'Update the HOS rule set used for planning and driver clocks (the fields given; OWNER or ADMIN)',

@@ -15,6 +15,7 @@ export function tenantsRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: { access: { auth: 'public' } },
       schema: {
+        operationId: 'registerTenant',
         tags: ['Tenant'],
         summary: 'Register an organization (tenant) and its OWNER user; the tenant awaits approval',
         body: RegisterBody,
@@ -28,7 +29,7 @@ export function tenantsRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/tenant',
     {
       config: { access: { auth: 'tenant', permission: 'tenant:read', allowPending: true } },
-      schema: { tags: ['Tenant'], summary: "The caller's tenant", security: TENANT_SECURITY, response: { 200: TenantProfile, ...errorResponses(401, 403) } },
+      schema: { operationId: 'getTenant', tags: ['Tenant'], summary: "The caller's tenant", security: TENANT_SECURITY, response: { 200: TenantProfile, ...errorResponses(401, 403) } },
     },
     async (request) => tenants.get(tenantCtx(request)),
   );

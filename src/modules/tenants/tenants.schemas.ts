@@ -21,7 +21,22 @@ export const RegisterBody = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        organization: {
+          name: 'Lone Star Freight LLC',
+          address: '100 Commerce St, Dallas, TX 75201',
+          phone: '+1 214 555 0100',
+          contactEmail: 'ops@lonestarfreight.example',
+          dotNumber: '1234567',
+          mcNumber: 'MC-765432',
+        },
+        adminUser: { firstName: 'Olivia', lastName: 'Owner', email: 'olivia@lonestarfreight.example', password: 'correct-horse-battery' },
+      },
+    ],
+  },
 );
 
 export const PublicTenant = Type.Object({

@@ -35,13 +35,13 @@ export function usersRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/users',
-    { config: read, schema: { tags, security, summary: "List the organization's users", querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: Page(User), ...errorResponses(400, 401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listUsers', tags, security, summary: "List the organization's users", querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: Page(User), ...errorResponses(400, 401, 403, 429) } } },
     async (request) => users.list(tenantCtx(request), request.query.page ?? 1, request.query.pageSize ?? 20),
   );
 
   app.get(
     '/api/v1/users/:id',
-    { config: read, schema: { tags, security, summary: 'Get a user', params, response: { 200: User, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getUser', tags, security, summary: 'Get a user', params, response: { 200: User, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => users.get(tenantCtx(request), request.params.id),
   );
 
@@ -50,6 +50,7 @@ export function usersRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'updateUser',
         tags,
         security,
         summary: "Change a user's role or name",
@@ -63,7 +64,7 @@ export function usersRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.delete(
     '/api/v1/users/:id',
-    { config: write, schema: { tags, security, summary: 'Deactivate a user: sessions end, API keys stop working', params, body: EmptyBody, response: { 200: User, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'deactivateUser', tags, security, summary: 'Deactivate a user: sessions end, API keys stop working', params, body: EmptyBody, response: { 200: User, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => users.deactivate(tenantCtx(request), request.params.id),
   );
 }

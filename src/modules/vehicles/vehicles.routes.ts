@@ -20,6 +20,7 @@ export function vehiclesRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'createVehicle',
         tags,
         security,
         summary: 'Create a vehicle',
@@ -33,7 +34,7 @@ export function vehiclesRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/vehicles',
-    { config: read, schema: { tags, security, summary: 'List vehicles', querystring: VehicleListQuery, response: { 200: VehiclePage, ...errorResponses(400, 401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listVehicles', tags, security, summary: 'List vehicles', querystring: VehicleListQuery, response: { 200: VehiclePage, ...errorResponses(400, 401, 403, 429) } } },
     async (request) => {
       const q = request.query;
       return vehicles.list(tenantCtx(request), { status: q.status, search: q.search, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
@@ -42,7 +43,7 @@ export function vehiclesRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/vehicles/:vehicleId',
-    { config: read, schema: { tags, security, summary: 'Get a vehicle', params, response: { 200: Vehicle, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getVehicle', tags, security, summary: 'Get a vehicle', params, response: { 200: Vehicle, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => vehicles.get(tenantCtx(request), request.params.vehicleId),
   );
 
@@ -51,6 +52,7 @@ export function vehiclesRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'updateVehicle',
         tags,
         security,
         summary: 'Update a vehicle',
@@ -68,6 +70,7 @@ export function vehiclesRoutes(fastify: FastifyInstance, deps: Deps): void {
     {
       config: write,
       schema: {
+        operationId: 'deactivateVehicle',
         tags,
         security,
         summary: 'Deactivate a vehicle (soft delete: status INACTIVE)',

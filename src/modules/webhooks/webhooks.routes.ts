@@ -32,38 +32,38 @@ export function webhooksRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/webhooks',
     {
       config: write,
-      schema: { tags, security, summary: 'Register a webhook (the generated secret is returned once)', body: CreateWebhookBody, response: { 201: WebhookCreated, ...errorResponses(400, 401, 403, 429) } },
+      schema: { operationId: 'createWebhook', tags, security, summary: 'Register a webhook (the generated secret is returned once)', body: CreateWebhookBody, response: { 201: WebhookCreated, ...errorResponses(400, 401, 403, 429) } },
     },
     async (request, reply) => reply.status(201).send(await webhooks.create(tenantCtx(request), request.body)),
   );
 
   app.get(
     '/api/v1/webhooks',
-    { config: read, schema: { tags, security, summary: 'List webhooks', querystring: WebhookListQuery, response: { 200: WebhookPage, ...errorResponses(400, 401, 403, 429) } } },
+    { config: read, schema: { operationId: 'listWebhooks', tags, security, summary: 'List webhooks', querystring: WebhookListQuery, response: { 200: WebhookPage, ...errorResponses(400, 401, 403, 429) } } },
     async (request) => webhooks.list(tenantCtx(request), { page: request.query.page ?? 1, pageSize: request.query.pageSize ?? 20 }),
   );
 
   app.get(
     '/api/v1/webhooks/:webhookId',
-    { config: read, schema: { tags, security, summary: 'Get a webhook', params, response: { 200: Webhook, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getWebhook', tags, security, summary: 'Get a webhook', params, response: { 200: Webhook, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => webhooks.get(tenantCtx(request), request.params.webhookId),
   );
 
   app.put(
     '/api/v1/webhooks/:webhookId',
-    { config: write, schema: { tags, security, summary: 'Update a webhook (url, events, description, status)', params, body: UpdateWebhookBody, response: { 200: Webhook, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'updateWebhook', tags, security, summary: 'Update a webhook (url, events, description, status)', params, body: UpdateWebhookBody, response: { 200: Webhook, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => webhooks.update(tenantCtx(request), request.params.webhookId, request.body),
   );
 
   app.delete(
     '/api/v1/webhooks/:webhookId',
-    { config: write, schema: { tags, security, summary: 'Disable a webhook (its delivery log is kept)', params, body: EmptyBody, response: { 200: Webhook, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'disableWebhook', tags, security, summary: 'Disable a webhook (its delivery log is kept)', params, body: EmptyBody, response: { 200: Webhook, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => webhooks.disable(tenantCtx(request), request.params.webhookId),
   );
 
   app.post(
     '/api/v1/webhooks/:webhookId/test',
-    { config: write, schema: { tags, security, summary: 'Send a ping event now and return the delivery', params, body: EmptyBody, response: { 200: Delivery, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'testWebhook', tags, security, summary: 'Send a ping event now and return the delivery', params, body: EmptyBody, response: { 200: Delivery, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => webhooks.test(tenantCtx(request), request.params.webhookId),
   );
 
@@ -71,7 +71,7 @@ export function webhooksRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/webhooks/:webhookId/rotate-secret',
     {
       config: write,
-      schema: { tags, security, summary: 'Replace the signing secret; the old one keeps signing for 24 h', params, body: RotateSecretBody, response: { 200: SecretRotated, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'rotateWebhookSecret', tags, security, summary: 'Replace the signing secret; the old one keeps signing for 24 h', params, body: RotateSecretBody, response: { 200: SecretRotated, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => webhooks.rotateSecret(tenantCtx(request), request.params.webhookId, request.body?.secret),
   );
@@ -80,7 +80,7 @@ export function webhooksRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/webhooks/:webhookId/deliveries',
     {
       config: read,
-      schema: { tags, security, summary: 'Delivery log, newest first, with every attempt', params, querystring: DeliveryListQuery, response: { 200: DeliveryPage, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'listWebhookDeliveries', tags, security, summary: 'Delivery log, newest first, with every attempt', params, querystring: DeliveryListQuery, response: { 200: DeliveryPage, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
       const q = request.query;
@@ -90,7 +90,7 @@ export function webhooksRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/webhooks/deliveries/:deliveryId',
-    { config: read, schema: { tags, security, summary: 'One delivery with its attempts', params: deliveryParams, response: { 200: Delivery, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getWebhookDelivery', tags, security, summary: 'One delivery with its attempts', params: deliveryParams, response: { 200: Delivery, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => webhooks.delivery(tenantCtx(request), request.params.deliveryId),
   );
 
@@ -98,7 +98,7 @@ export function webhooksRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/webhooks/deliveries/:deliveryId/retry',
     {
       config: write,
-      schema: { tags, security, summary: 'Queue a FAILED delivery again, due now', params: deliveryParams, body: EmptyBody, response: { 200: Delivery, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { operationId: 'retryWebhookDelivery', tags, security, summary: 'Queue a FAILED delivery again, due now', params: deliveryParams, body: EmptyBody, response: { 200: Delivery, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => webhooks.retry(tenantCtx(request), request.params.deliveryId),
   );

@@ -24,7 +24,10 @@ const WebhookStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DISABLED
 
 export const CreateWebhookBody = Type.Object(
   { url: Url, events: Events, secret: Type.Optional(Secret), description: Type.Optional(Description) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ url: 'https://dispatch.example.com/hooks/fleet', events: ['route.planned', 'alert.created', 'alert.resolved'], description: 'Dispatch board' }],
+  },
 );
 
 export const UpdateWebhookBody = Type.Object(
