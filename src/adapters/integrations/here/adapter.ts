@@ -23,6 +23,7 @@
  * convert litres); 401/403 for a bad key and 429 when rate limited (mapped like every vendor); the
  * largest radius HERE accepts (we cap searchRadiusMiles at 50).
  */
+import { syncIntervalProblem } from '../config-checks.js';
 import { haversineMiles } from '../../../domain/geo/index.js';
 import { VendorHttpClient, type Sleep } from '../http.js';
 import {
@@ -112,10 +113,8 @@ export class HereFuelAdapter implements FuelAdapter {
     if (radius !== undefined && (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 1 || radius > MAX_SEARCH_RADIUS_MILES)) {
       problems.push(`searchRadiusMiles: a number of miles from 1 to ${MAX_SEARCH_RADIUS_MILES}`);
     }
-    const interval = config.syncIntervalMinutes;
-    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 15 || interval > 1440)) {
-      problems.push('syncIntervalMinutes: an integer from 15 to 1440');
-    }
+    const interval = syncIntervalProblem(config, 15);
+    if (interval) problems.push(interval);
     return problems;
   }
 

@@ -23,6 +23,7 @@
  * The spec fixes the order shape in camelCase (orderNumber, billTo.name, stops[].earlyDate, totalWeight,
  * commodity.description, status words); the normaliser reads that form first, then McLeod's.
  */
+import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type Sleep } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type TmsLoadsSyncResult, type VendorInfo } from '../port.js';
 import { MCLEOD_ACTIVE_CODES, mapOrders, type McLeodOrder } from './mapping.js';
@@ -71,10 +72,8 @@ export class McLeodAdapter implements IntegrationAdapter {
     else if (/\s/.test(key) || key.length < 8 || key.length > 1024) problems.push('apiKey: 8 to 1024 characters without spaces');
     const company = config.companyId;
     if (typeof company !== 'string' || !/^[A-Za-z0-9_-]{1,16}$/.test(company)) problems.push('companyId: required, your McLeod company id (e.g. TMS), letters, digits, - or _');
-    const interval = config.syncIntervalMinutes;
-    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 5 || interval > 1440)) {
-      problems.push('syncIntervalMinutes: an integer from 5 to 1440');
-    }
+    const interval = syncIntervalProblem(config, 5);
+    if (interval) problems.push(interval);
     return problems;
   }
 

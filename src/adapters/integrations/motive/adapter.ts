@@ -32,6 +32,7 @@
  * - A fault code names its vehicle as `vehicle { id, number }`; a J1939 `code` is the SPN; no lamp states.
  * - Error bodies may carry `message` / `error_message`; 401 / 403 for a bad key, 429 with Retry-After.
  */
+import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type Sleep } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type EldSyncResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo } from '../port.js';
 import { mapClocks, mapFaults, mapLocations, mapLogs, matchDrivers, matchVehicles, type MotiveAvailableTimeRow, type MotiveVehicleLocationRow } from './mapping.js';
@@ -85,10 +86,8 @@ export class MotiveAdapter implements IntegrationAdapter {
     const key = config.apiKey;
     if (typeof key !== 'string' || key.trim() === '') problems.push('apiKey: required, a Motive API key');
     else if (/\s/.test(key) || key.length < 16 || key.length > 512) problems.push('apiKey: 16 to 512 characters without spaces');
-    const interval = config.syncIntervalMinutes;
-    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 5 || interval > 1440)) {
-      problems.push('syncIntervalMinutes: an integer from 5 to 1440');
-    }
+    const interval = syncIntervalProblem(config, 5);
+    if (interval) problems.push(interval);
     return problems;
   }
 

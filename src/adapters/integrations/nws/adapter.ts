@@ -17,6 +17,7 @@
  * either way); `windGust` may appear in hourly periods (read when present); a point outside coverage
  * gets alerts (possibly none) but no forecast, rather than failing the sync.
  */
+import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type Sleep } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo, type WeatherSyncResult } from '../port.js';
 import { syncWeatherAlongRoutes } from '../weather-sync.js';
@@ -73,10 +74,8 @@ export class NwsAdapter implements IntegrationAdapter {
     if (email !== undefined && (typeof email !== 'string' || !/^[^\s@()<>,;]+@[^\s@()<>,;]+\.[^\s@()<>,;]+$/.test(email) || email.length > 254)) {
       problems.push('contactEmail: an e-mail address NWS can reach you at (sent in the User-Agent)');
     }
-    const interval = config.syncIntervalMinutes;
-    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 5 || interval > 1440)) {
-      problems.push('syncIntervalMinutes: an integer from 5 to 1440');
-    }
+    const interval = syncIntervalProblem(config, 5);
+    if (interval) problems.push(interval);
     return problems;
   }
 

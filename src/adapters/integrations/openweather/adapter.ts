@@ -13,6 +13,7 @@
  * (freezing rain, sleet) and 602 / 622 (heavy snow) are the road-relevant ones; a severity from the
  * alert's name (domain/weather/hazards.ts) stands in for the one OpenWeather does not send.
  */
+import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type Sleep } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo, type WeatherSyncResult } from '../port.js';
 import { syncWeatherAlongRoutes } from '../weather-sync.js';
@@ -64,10 +65,8 @@ export class OpenWeatherAdapter implements IntegrationAdapter {
     const key = config.apiKey;
     if (typeof key !== 'string' || key.trim() === '') problems.push('apiKey: required, an OpenWeather API key');
     else if (!/^[A-Za-z0-9]{16,64}$/.test(key)) problems.push('apiKey: 16 to 64 letters and digits (OpenWeather keys are 32 hexadecimal characters)');
-    const interval = config.syncIntervalMinutes;
-    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 10 || interval > 1440)) {
-      problems.push('syncIntervalMinutes: an integer from 10 to 1440 (One Call data changes every 10 minutes)');
-    }
+    const interval = syncIntervalProblem(config, 10, 1440, 'One Call data changes every 10 minutes');
+    if (interval) problems.push(interval);
     return problems;
   }
 

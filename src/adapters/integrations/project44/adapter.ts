@@ -28,6 +28,7 @@
  *   latestStopStatuses[], exceptions[]} (the portal documents "track (GET)" without the path text).
  * - A refused client id / secret answers 401 (an OAuth2 server may answer 400 invalid_client).
  */
+import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type Sleep } from '../http.js';
 import {
   IntegrationError,
@@ -95,13 +96,14 @@ export class Project44Adapter implements IntegrationAdapter {
 
   validateConfig(config: Record<string, unknown>): string[] {
     const problems: string[] = [];
-    const { clientId, clientSecret, environment, syncIntervalMinutes: interval } = config;
+    const { clientId, clientSecret, environment } = config;
     if (typeof clientId !== 'string' || clientId.trim() === '') problems.push('clientId: required, the project44 client application id');
     else if (/\s/.test(clientId) || clientId.length > 200) problems.push('clientId: up to 200 characters without spaces');
     if (typeof clientSecret !== 'string' || clientSecret.trim() === '') problems.push('clientSecret: required, the project44 client application secret');
     else if (/\s/.test(clientSecret) || clientSecret.length < 8 || clientSecret.length > 512) problems.push('clientSecret: 8 to 512 characters without spaces');
     if (environment !== undefined && environment !== 'sandbox' && environment !== 'production') problems.push('environment: sandbox or production');
-    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 5 || interval > 1440)) problems.push('syncIntervalMinutes: an integer from 5 to 1440');
+    const intervalProblem = syncIntervalProblem(config, 5);
+    if (intervalProblem) problems.push(intervalProblem);
     return problems;
   }
 

@@ -2,6 +2,7 @@
  * Samsara ELD adapter: HOS clocks and logs, vehicle locations with fuel level, and J1939 fault codes
  * from Samsara's REST API (https://developers.samsara.com/reference), normalized into EldSyncResult.
  */
+import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type Sleep } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type EldSyncResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo } from '../port.js';
 import { mapClocks, mapFaults, mapLocations, mapLogs, matchDrivers, matchVehicles } from './mapping.js';
@@ -55,10 +56,8 @@ export class SamsaraAdapter implements IntegrationAdapter {
     if (typeof token !== 'string' || token.trim() === '') problems.push('apiToken: required, a Samsara API token');
     else if (/\s/.test(token) || token.length < 16 || token.length > 512) problems.push('apiToken: 16 to 512 characters without spaces');
     if (config.orgId !== undefined && (typeof config.orgId !== 'string' || !/^\d{1,20}$/.test(config.orgId))) problems.push('orgId: a numeric Samsara organization id, as text');
-    const interval = config.syncIntervalMinutes;
-    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 5 || interval > 1440)) {
-      problems.push('syncIntervalMinutes: an integer from 5 to 1440');
-    }
+    const interval = syncIntervalProblem(config, 5);
+    if (interval) problems.push(interval);
     return problems;
   }
 
