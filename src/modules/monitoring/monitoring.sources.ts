@@ -27,8 +27,8 @@ export interface RouteSignals {
 /**
  * The integration data monitoring feeds to the alert rules (weather, diagnostics, visibility ETAs, sync
  * failures, ELD clocks), asked for a whole batch of routes at once. It is called outside any database
- * transaction. The real adapters arrive with the integrations; until a tenant connects one, the
- * answer is "no source" and the rules that need it stay silent.
+ * transaction. The app reads what the integrations stored (`dbMonitoringSources`); until a tenant
+ * connects one, the answer is "no source" and the rules that need it stay silent. Tests pass fakes.
  */
 export interface MonitoringSources {
   signals(routes: MonitoredRoute[], now: Date): Promise<Map<string, RouteSignals>>;
