@@ -62,6 +62,30 @@ describe.each(DB_KINDS)('INTEGRATION_SYNC_FAILED alerts (%s)', (kind) => {
     expect(await openAlerts(id)).toEqual([expect.objectContaining({ id: again!.id, status: 'RESOLVED', resolvedBy: 'system' })]);
   });
 
+  it('data that cannot be stored fails the sync cleanly (ERROR, alert, webhook), not a sync stuck in SYNCING', async () => {
+    const webhookId = await subscribeSyncFailed(h);
+    const id = await connectIntegration(h, FAKE_VENDOR, { apiToken: 'fake-token-for-bad-data' });
+    const original = adapter.sync.bind(adapter);
+    // Clocks for a driver id no tenant record has: the applier's insert violates its foreign key.
+    adapter.sync = async (config, ctx) => ({
+      ...(await original(config, ctx)),
+      kind: 'ELD' as const,
+      clocks: [{ driverId: 'drv_doesNotExist', vendorDriverId: 'v-1', currentStatus: 'OFF_DUTY' as const, driveRemainingMs: 1, shiftRemainingMs: 1, cycleRemainingMs: 1, breakRemainingMs: null }],
+      logs: [],
+      locations: [],
+      faults: [],
+      unmatched: { drivers: 0, vehicles: 0 },
+    });
+    try {
+      adapter.syncOutcome = 'ok';
+      await runSyncPass(h);
+    } finally {
+      adapter.sync = original;
+    }
+    await expectSyncFailedCleanly(h, id, 'VENDOR_ERROR', webhookId);
+    expect((await apiCall(h, 'GET', `/api/v1/integrations/${id}`)).lastError.details).toMatch(/could not be applied/);
+  });
+
   it('disabling a failing integration resolves its alert', async () => {
     const webhookId = await subscribeSyncFailed(h);
     const id = await connectIntegration(h, FAKE_VENDOR, { apiToken: 'fake-token-for-disable' });

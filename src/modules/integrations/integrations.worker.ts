@@ -118,32 +118,52 @@ export class IntegrationSyncWorker implements Worker {
       outcome = { ok: false, error: failure };
     }
     const at = this.io.clock.now();
+    if (outcome.ok) {
+      try {
+        await this.recordSuccess(c, outcome.result, at);
+        return;
+      } catch (err) {
+        // Data the vendor sent that cannot be stored (a constraint, a shape the applier does not expect): the
+        // transaction rolled back; the sync fails cleanly rather than staying SYNCING until its lease ends.
+        this.io.log.error({ tenantId, integrationId: row.id, vendor: row.vendor, errorName: err instanceof Error ? err.name : typeof err }, 'integration sync data could not be applied');
+        outcome = { ok: false, error: { code: 'VENDOR_ERROR', details: `The data ${row.vendor} returned could not be applied` } };
+      }
+    }
+    await this.recordFailure(c, outcome.error, at);
+  }
+
+  private async recordSuccess(c: ClaimedSync, result: SyncResult, at: Date): Promise<void> {
+    const { tenantId, row } = c;
     const fence = { status: 'SYNCING' as const, lockedUntil: c.lease, configCiphertext: row.configCiphertext };
     await this.db.tenant(tenantId, async (tx) => {
-      if (outcome.ok) {
-        const next = new Date(at.getTime() + row.syncIntervalMinutes * 60_000);
-        const done = await updateIntegration(
-          tx,
-          tenantId,
-          row.id,
-          { status: 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, locked_until: null, sync_started_at: null },
-          at,
-          fence,
-        );
-        if (!done) return;
-        // The row is locked by the update: the data lands with the status, or neither does.
-        const applied = await applySyncResult(tx, { tenantId, integrationId: row.id, vendor: row.vendor }, outcome.result, at);
-        const counts = { ...syncCounts(outcome.result), ...applied };
-        await updateIntegration(tx, tenantId, row.id, { last_sync_counts: counts }, at);
-        await resolveSyncFailedAlert(tx, tenantId, row.id, `${row.vendor} synced again`, at);
-        await emitEvent(tx, tenantId, 'integration.sync_completed', { integrationId: row.id, vendor: row.vendor, category: row.category, counts, syncedAt: at.toISOString(), nextSyncAt: next.toISOString() }, at);
-      } else {
-        const error = outcome.error as { code: 'VENDOR_ERROR'; details: string };
-        const done = await updateIntegration(tx, tenantId, row.id, { status: 'ERROR', last_error: { ...error, at: at.toISOString() }, next_sync_at: null, locked_until: null, sync_started_at: null }, at, fence);
-        if (!done) return;
-        await emitEvent(tx, tenantId, 'integration.sync_failed', { integrationId: row.id, vendor: row.vendor, category: row.category, error: { code: error.code, details: error.details }, failedAt: at.toISOString() }, at);
-        await raiseSyncFailedAlert(tx, tenantId, { integrationId: row.id, name: row.name, vendor: row.vendor, category: row.category, code: error.code, details: error.details, failedAt: at.toISOString() }, at);
-      }
+      const next = new Date(at.getTime() + row.syncIntervalMinutes * 60_000);
+      const done = await updateIntegration(
+        tx,
+        tenantId,
+        row.id,
+        { status: 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, locked_until: null, sync_started_at: null },
+        at,
+        fence,
+      );
+      if (!done) return;
+      // The row is locked by the update: the data lands with the status, or neither does.
+      const applied = await applySyncResult(tx, { tenantId, integrationId: row.id, vendor: row.vendor }, result, at);
+      const counts = { ...syncCounts(result), ...applied };
+      await updateIntegration(tx, tenantId, row.id, { last_sync_counts: counts }, at);
+      await resolveSyncFailedAlert(tx, tenantId, row.id, `${row.vendor} synced again`, at);
+      await emitEvent(tx, tenantId, 'integration.sync_completed', { integrationId: row.id, vendor: row.vendor, category: row.category, counts, syncedAt: at.toISOString(), nextSyncAt: next.toISOString() }, at);
+    });
+  }
+
+  private async recordFailure(c: ClaimedSync, failure: { code: string; details: string }, at: Date): Promise<void> {
+    const { tenantId, row } = c;
+    const fence = { status: 'SYNCING' as const, lockedUntil: c.lease, configCiphertext: row.configCiphertext };
+    const error = failure as { code: 'VENDOR_ERROR'; details: string };
+    await this.db.tenant(tenantId, async (tx) => {
+      const done = await updateIntegration(tx, tenantId, row.id, { status: 'ERROR', last_error: { ...error, at: at.toISOString() }, next_sync_at: null, locked_until: null, sync_started_at: null }, at, fence);
+      if (!done) return;
+      await emitEvent(tx, tenantId, 'integration.sync_failed', { integrationId: row.id, vendor: row.vendor, category: row.category, error: { code: error.code, details: error.details }, failedAt: at.toISOString() }, at);
+      await raiseSyncFailedAlert(tx, tenantId, { integrationId: row.id, name: row.name, vendor: row.vendor, category: row.category, code: error.code, details: error.details, failedAt: at.toISOString() }, at);
     });
   }
 }
