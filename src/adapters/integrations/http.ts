@@ -265,3 +265,17 @@ function networkReason(err: unknown): string {
   if (cause && typeof cause.code === 'string') return `network error ${cause.code}`;
   return 'network error';
 }
+
+/** What every vendor adapter lets its caller set on its HTTP client (tests: short timeouts, no waiting). */
+export interface AdapterHttpOptions {
+  baseUrl?: string;
+  timeoutMs?: number;
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  sleep?: Sleep;
+  random?: () => number;
+  fetch?: typeof fetch;
+  /** Clock for latency measurement (ms). */
+  monotonicNow?: () => number;
+}

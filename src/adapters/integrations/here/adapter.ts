@@ -25,7 +25,7 @@
  */
 import { syncIntervalProblem } from '../config-checks.js';
 import { haversineMiles } from '../../../domain/geo/index.js';
-import { VendorHttpClient, type Sleep } from '../http.js';
+import { VendorHttpClient, type AdapterHttpOptions } from '../http.js';
 import {
   IntegrationError,
   type ConnectionTestResult,
@@ -51,19 +51,8 @@ const CONCURRENCY = 4;
 /** The connection test asks for one station near this point (Dallas, TX): a cheap, harmless call. */
 export const PROBE_POINT = { latitude: 32.7767, longitude: -96.797 };
 
-export interface HereAdapterOptions {
-  /** Default https://fuel.hereapi.com/v3; the app passes HERE_BASE_URL (config.ts) when set. */
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  sleep?: Sleep;
-  random?: () => number;
-  fetch?: typeof fetch;
-  /** Clock for latency measurement (ms). */
-  monotonicNow?: () => number;
-}
+/** The HTTP client's options; `baseUrl` defaults to https://fuel.hereapi.com/v3; the app passes HERE_BASE_URL (config.ts) when set. */
+export type HereAdapterOptions = AdapterHttpOptions;
 
 /** The radius to search around each point, from the config (miles). */
 export function searchRadiusMiles(config: Record<string, unknown>): number {

@@ -33,7 +33,7 @@
  * - Error bodies may carry `message` / `error_message`; 401 / 403 for a bad key, 429 with Retry-After.
  */
 import { syncIntervalProblem } from '../config-checks.js';
-import { VendorHttpClient, type Sleep } from '../http.js';
+import { VendorHttpClient, type AdapterHttpOptions } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type EldSyncResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo } from '../port.js';
 import { mapClocks, mapFaults, mapLocations, mapLogs, matchDrivers, matchVehicles, type MotiveAvailableTimeRow, type MotiveVehicleLocationRow } from './mapping.js';
 import type { MotiveFaultCode, MotiveHosLog, MotiveUser, MotiveVehicle } from './sandbox.js';
@@ -46,19 +46,8 @@ export const MOTIVE_LOG_WINDOW_MS = 24 * 3_600_000;
 const PER_PAGE = 100;
 const DAY_MS = 24 * 3_600_000;
 
-export interface MotiveAdapterOptions {
-  /** Default https://api.gomotive.com; the app passes MOTIVE_BASE_URL (config.ts) when set. */
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  sleep?: Sleep;
-  random?: () => number;
-  fetch?: typeof fetch;
-  /** Clock for latency measurement (ms). */
-  monotonicNow?: () => number;
-}
+/** The HTTP client's options; `baseUrl` defaults to https://api.gomotive.com; the app passes MOTIVE_BASE_URL (config.ts) when set. */
+export type MotiveAdapterOptions = AdapterHttpOptions;
 
 type Wrapped<K extends string, T> = Record<K, T>;
 

@@ -14,7 +14,7 @@
  * alert's name (domain/weather/hazards.ts) stands in for the one OpenWeather does not send.
  */
 import { syncIntervalProblem } from '../config-checks.js';
-import { VendorHttpClient, type Sleep } from '../http.js';
+import { VendorHttpClient, type AdapterHttpOptions } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo, type WeatherSyncResult } from '../port.js';
 import { syncWeatherAlongRoutes } from '../weather-sync.js';
 import { mapOneCall, ONECALL_PATH, type OwOneCall } from './mapping.js';
@@ -24,17 +24,8 @@ export const OPENWEATHER_API_VERSION = '3.0';
 /** The connection test asks about Kansas City (any valid point would do; one call). */
 const TEST_POINT = { lat: 39.0997, lon: -94.5786 };
 
-export interface OpenWeatherAdapterOptions {
-  /** Default https://api.openweathermap.org; the app passes OPENWEATHER_BASE_URL (config.ts) when set. */
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  sleep?: Sleep;
-  random?: () => number;
-  fetch?: typeof fetch;
-  monotonicNow?: () => number;
+/** The HTTP client's options; `baseUrl` defaults to https://api.openweathermap.org; the app passes OPENWEATHER_BASE_URL (config.ts) when set. */
+export interface OpenWeatherAdapterOptions extends AdapterHttpOptions {
   /** One call per location; default 40 (hourly syncs then stay within the free 1,000 calls a day). */
   maxCallsPerSync?: number;
   /** Calls in flight at once; default 4. */

@@ -3,7 +3,7 @@
  * from Samsara's REST API (https://developers.samsara.com/reference), normalized into EldSyncResult.
  */
 import { syncIntervalProblem } from '../config-checks.js';
-import { VendorHttpClient, type Sleep } from '../http.js';
+import { VendorHttpClient, type AdapterHttpOptions } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type EldSyncResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo } from '../port.js';
 import { mapClocks, mapFaults, mapLocations, mapLogs, matchDrivers, matchVehicles } from './mapping.js';
 import type { SamsaraClock, SamsaraDriver, SamsaraFaultCodes, SamsaraHosLog, SamsaraLocation, SamsaraVehicle } from './sandbox.js';
@@ -16,19 +16,8 @@ export const SAMSARA_LOG_WINDOW_MS = 24 * 3_600_000;
 /** Samsara's maximum page size. */
 const PAGE_LIMIT = 512;
 
-export interface SamsaraAdapterOptions {
-  /** Default https://api.samsara.com; the app passes SAMSARA_BASE_URL (config.ts) when set. */
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  sleep?: Sleep;
-  random?: () => number;
-  fetch?: typeof fetch;
-  /** Clock for latency measurement (ms). */
-  monotonicNow?: () => number;
-}
+/** The HTTP client's options; `baseUrl` defaults to https://api.samsara.com; the app passes SAMSARA_BASE_URL (config.ts) when set. */
+export type SamsaraAdapterOptions = AdapterHttpOptions;
 
 
 export class SamsaraAdapter implements IntegrationAdapter {
