@@ -23,6 +23,7 @@ import { SERVICE_VERSION } from './lib/version.js';
 import { ApiKeyUsage } from './modules/api-keys/api-key-usage.js';
 import { AccessTokens } from './modules/auth/auth.tokens.js';
 import { PrincipalDirectory } from './modules/auth/principals.js';
+import { registerWeb } from './plugins/web.js';
 import { registerAuth } from './plugins/auth.js';
 import { errorBody, registerErrorHandling } from './plugins/errors.js';
 import { createMetricsRegistry, metricsAccess, registerMetrics } from './plugins/metrics.js';
@@ -216,9 +217,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (metrics.kind === 'disabled') app.log.warn('/metrics is not served: set METRICS_TOKEN to publish it in production');
   registerMetrics(app, deps.metrics, metrics);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/', { schema: { hide: true }, config: { access: { auth: 'public', rateLimit: false } } }, async (_req, reply) =>
-    reply.redirect('/docs'),
-  );
+  registerWeb(app, config.webDistDir);
   // Fuel prices come from the tenant's fuel integration, asked at planning time (stored prices as the fallback).
   registerModules(app, deps, opts.planning ?? livePlanningPorts(config, integrationFuelPrices(deps)));
 

@@ -29,6 +29,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   mailOutboxDir: string;
+  /** The built dashboard (web/dist), served at `/`. */
+  webDistDir: string;
   publicUrl: string;
   monitoringIntervalSeconds: number;
   webhookRetrySchedule: number[];
@@ -224,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: r.str('MAIL_FROM') ?? 'Fleet HOS <no-reply@localhost>',
     mailOutboxDir: path.resolve(r.str('MAIL_OUTBOX_DIR') ?? path.join(dataDir, 'outbox')),
+    webDistDir: path.resolve(r.str('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
     publicUrl: (r.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/$/, ''),
     monitoringIntervalSeconds: r.int('MONITORING_INTERVAL_SECONDS', 60, 5, 3600),
     webhookRetrySchedule: schedule,

@@ -51,6 +51,7 @@ const tenant = (permission: Permission, extra: { apiKey?: false; allowPending?: 
 const SAMPLES: Record<string, Sample> = {
   // Public: no credentials by design.
   'GET /': { access: PUBLIC_UNLIMITED },
+  'GET /*': { access: PUBLIC_UNLIMITED },
   'GET /metrics': { access: PUBLIC_UNLIMITED },
   'GET /api/v1/openapi.json': { access: PUBLIC_UNLIMITED },
   'GET /api/v1/health': { access: PUBLIC_UNLIMITED },

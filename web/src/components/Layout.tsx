@@ -1,0 +1,81 @@
+/** The frame of every signed-in page: skip link, header with navigation, live status and sign-out. */
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { disconnectRealtime, useRealtimeConnected } from '../api/realtime';
+import { useSession } from '../api/session';
+import { AlertBadge } from './AlertBadge';
+
+const DISPATCH_NAV: Array<[string, string]> = [
+  ['/', 'Overview'],
+  ['/routes', 'Routes'],
+  ['/alerts', 'Alerts'],
+  ['/drivers', 'Drivers'],
+  ['/vehicles', 'Vehicles'],
+  ['/loads', 'Loads'],
+  ['/locations', 'Locations'],
+  ['/settings', 'Settings'],
+];
+
+function isCurrent(location: string, href: string): boolean {
+  return href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`);
+}
+
+function LiveDot() {
+  const connected = useRealtimeConnected();
+  return (
+    <span className={`live ${connected ? 'live-on' : 'live-off'}`} role="status" aria-live="polite" title={connected ? 'Live updates connected' : 'Live updates reconnecting'}>
+      {connected ? 'Live' : 'Offline'}
+    </span>
+  );
+}
+
+export function Layout({ variant, children }: { variant: 'dispatcher' | 'driver' | 'admin'; children: ReactNode }) {
+  const { state, logout } = useSession();
+  const [location] = useLocation();
+  const who =
+    state.status !== 'signed-in' ? '' : state.viewer.kind === 'admin' ? `Platform admin ${state.viewer.email}` : `${state.viewer.me.firstName} ${state.viewer.me.lastName} · ${state.viewer.me.role}`;
+  const nav = variant === 'dispatcher' ? DISPATCH_NAV : [];
+  return (
+    <div className={`shell shell-${variant}`}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/" className="brand">
+          Fleet HOS
+        </Link>
+        {nav.length > 0 && (
+          <nav aria-label="Main">
+            <ul>
+              {nav.map(([href, label]) => (
+                <li key={href}>
+                  <Link href={href} aria-current={isCurrent(location, href) ? 'page' : undefined}>
+                    {label}
+                    {href === '/alerts' && <AlertBadge />}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        <div className="topbar-end">
+          {variant !== 'admin' && <LiveDot />}
+          <span className="who">{who}</span>
+          <button
+            type="button"
+            className="btn btn-link"
+            onClick={() => {
+              disconnectRealtime();
+              void logout();
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
