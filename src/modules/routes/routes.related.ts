@@ -81,7 +81,9 @@ export async function restSitesOf(tx: Tx, tenantId: string): Promise<RestSite[]>
   }));
 }
 
-function toPosition(r: Record<string, unknown>) {
+export type PositionRecord = ReturnType<typeof toPosition>;
+
+export function toPosition(r: Record<string, unknown>) {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
     id: r.id as string,

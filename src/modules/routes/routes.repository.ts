@@ -2,6 +2,7 @@ import { selectPage } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import { iso, isoOrNull } from '../../lib/rows.js';
 import type { PlanResult } from '../../domain/planning/types.js';
+import { toPosition, type PositionRecord } from './routes.related.js';
 
 export type RouteStatus = 'PLANNED' | 'ACTIVE' | 'COMPLETED' | 'CANCELLED';
 
@@ -117,13 +118,22 @@ export async function findRoute(tx: Tx, tenantId: string, id: string, forUpdate 
   return rows[0] ? toRoute(rows[0]) : null;
 }
 
+/** A route in a list: the record plus who drives it, in which truck, and where it was last reported. */
+export interface RouteListRecord extends RouteRecord {
+  driverName: string;
+  vehicleUnit: string | null;
+  lastPosition: PositionRecord | null;
+}
+
+const POSITION_COLUMNS = ['id', 'route_id', 'latitude', 'longitude', 'recorded_at', 'speed_mph', 'heading_degrees', 'fuel_level_percent', 'source', 'created_at'];
+
 export async function listRoutes(
   tx: Tx,
   tenantId: string,
   f: { status?: RouteStatus; driverId?: string; driverUserId?: string },
   page: number,
   pageSize: number,
-) {
+): Promise<{ data: RouteListRecord[]; total: number }> {
   const where = ['r.tenant_id = $1'];
   const params: unknown[] = [tenantId];
   if (f.status) {
@@ -142,8 +152,14 @@ export async function listRoutes(
     tx,
     {
       select: `r.id, r.status, r.driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
-               r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason`,
-      from: 'route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id',
+               r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason,
+               d.first_name AS driver_first_name, d.last_name AS driver_last_name, v.unit_number AS vehicle_unit,
+               ${POSITION_COLUMNS.map((c) => `lp.${c} AS lp_${c}`).join(', ')}`,
+      // The newest position per route, by the index on (tenant_id, route_id, recorded_at DESC).
+      from: `route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id
+             LEFT JOIN vehicles v ON v.tenant_id = r.tenant_id AND v.id = r.vehicle_id
+             LEFT JOIN LATERAL (SELECT ${POSITION_COLUMNS.join(', ')} FROM route_positions p
+                                 WHERE p.tenant_id = r.tenant_id AND p.route_id = r.id ORDER BY p.recorded_at DESC, p.id LIMIT 1) lp ON true`,
       where: where.join(' AND '),
       orderBy: 'r.created_at DESC, r.id',
     },
@@ -151,7 +167,15 @@ export async function listRoutes(
     page,
     pageSize,
   );
-  return { data: rows.map(toRoute), total };
+  return {
+    data: rows.map((r) => ({
+      ...toRoute(r),
+      driverName: `${r.driver_first_name as string} ${r.driver_last_name as string}`,
+      vehicleUnit: (r.vehicle_unit as string | null) ?? null,
+      lastPosition: r.lp_id ? toPosition(Object.fromEntries(POSITION_COLUMNS.map((c) => [c, r[`lp_${c}`]]))) : null,
+    })),
+    total,
+  };
 }
 
 export async function setRouteStatus(

@@ -237,10 +237,6 @@ export const RoutePlan = Type.Object({
   cancelReason: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const RouteListItem = Type.Pick(RoutePlan, [
-  'id', 'status', 'driverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt',
-]);
-export const RoutePage = Page(RouteListItem);
 
 export const RouteListQuery = Type.Object(
   { status: Type.Optional(RouteStatusSchema), driverId: Type.Optional(Str(64, { pattern: '^drv_[0-9A-Za-z]+$' })), ...PageQuery },
@@ -273,3 +269,13 @@ export const Position = Type.Object({
   source: Type.String(),
   createdAt: Timestamp,
 });
+
+export const RouteListItem = Type.Composite([
+  Type.Pick(RoutePlan, ['id', 'status', 'driverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt']),
+  Type.Object({
+    driverName: Type.String({ description: 'The driver’s first and last name' }),
+    vehicleUnit: Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s unit number; null without a vehicle' }),
+    lastPosition: Type.Union([Position, Type.Null()], { description: 'The newest reported position (by recordedAt); null when none was reported' }),
+  }),
+]);
+export const RoutePage = Page(RouteListItem);

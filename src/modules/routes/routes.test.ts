@@ -360,6 +360,8 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     const byDefault = await planOk(acme.auth, { driverId, departureTime: DEPART, stops, options: noFuel });
     const withThirsty = await planOk(acme.auth, { driverId, vehicleId: thirsty.id, departureTime: DEPART, stops, options: noFuel });
     expect(withThirsty.vehicleId).toBe(thirsty.id);
+    const listed = (await inject({ method: 'GET', url: `/api/v1/routes?driverId=${driverId}&pageSize=1`, headers: acme.auth })).json<{ data: Json[] }>().data[0];
+    expect(listed).toMatchObject({ id: withThirsty.id, vehicleId: thirsty.id, vehicleUnit: thirsty.unitNumber });
     expect(byDefault.summary.estimatedFuelCost).toBeCloseTo((byDefault.summary.totalDistanceMiles / 6.5) * 3.85, 0);
     expect(withThirsty.summary.estimatedFuelCost).toBeCloseTo((withThirsty.summary.totalDistanceMiles / 4) * 3.85, 0);
     // An explicit mpg beats the vehicle's.
@@ -780,6 +782,10 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
     expect((await list()).json().data).toHaveLength(4);
+    // The route list carries the newest position (by recordedAt, not by arrival), the driver's name and the truck.
+    const listed = (await inject({ method: 'GET', url: `/api/v1/routes?driverId=${driver.id}`, headers: acme.auth })).json<{ data: Json[] }>().data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: p.id, driverName: 'Dana Driver', vehicleUnit: null, lastPosition: d.json() });
 
     expect((await action(acme.auth, p.id, 'complete')).statusCode).toBe(200);
     const after = await post({ latitude: 33, longitude: -97 });
@@ -806,8 +812,9 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(all).toMatchObject({ total: 5, page: 1, pageSize: 20 });
     expect(all.data.map((r) => r.id)).toEqual([...ids].reverse());
     expect(Object.keys(all.data[0]!).sort()).toEqual(
-      ['activatedAt', 'arrivalTime', 'cancelledAt', 'completedAt', 'createdAt', 'departureTime', 'driverId', 'id', 'loadId', 'status', 'summary', 'vehicleId'].sort(),
+      ['activatedAt', 'arrivalTime', 'cancelledAt', 'completedAt', 'createdAt', 'departureTime', 'driverId', 'driverName', 'id', 'lastPosition', 'loadId', 'status', 'summary', 'vehicleId', 'vehicleUnit'].sort(),
     );
+    expect(all.data[0]).toMatchObject({ driverName: 'Dana Driver', vehicleUnit: null, lastPosition: null });
     expect((await get(`?driverId=${d1.id}`)).data.map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]]);
     expect((await get(`?driverId=${d2.id}`)).total).toBe(2);
     expect((await get('?status=ACTIVE')).data.map((r) => r.id)).toEqual([ids[0]]);

@@ -13603,6 +13603,25 @@ export interface operations {
                             activatedAt: string | null;
                             completedAt: string | null;
                             cancelledAt: string | null;
+                            /** @description The driver’s first and last name */
+                            driverName: string;
+                            /** @description The vehicle’s unit number; null without a vehicle */
+                            vehicleUnit: string | null;
+                            /** @description The newest reported position (by recordedAt); null when none was reported */
+                            lastPosition: {
+                                id: string;
+                                routeId: string;
+                                latitude: number;
+                                longitude: number;
+                                /** Format: date-time */
+                                recordedAt: string;
+                                speedMph: number | null;
+                                headingDegrees: number | null;
+                                fuelLevelPercent: number | null;
+                                source: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            } | null;
                         }[];
                         total: number;
                         page: number;
