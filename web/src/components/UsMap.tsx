@@ -17,6 +17,8 @@ import './us-map.css';
 const W = 975;
 const H = 610;
 const PAD = 12;
+/** Markers are drawn a little larger than their glyphs (which the legend uses at 20 px). */
+const MARKER_SCALE = 1.25;
 /** Route line colours (each at least 4.5:1 against the map's land colour). */
 export const ROUTE_COLOURS = ['#0b5cad', '#a34e00', '#6a3d9a', '#1d6b35', '#b0124f', '#00695c', '#5d4037', '#37474f'];
 export const routeColour = (i: number) => ROUTE_COLOURS[i % ROUTE_COLOURS.length]!;
@@ -85,7 +87,7 @@ const STOP_LETTERS: Record<string, string> = { ORIGIN: 'O', PICKUP: 'P', DELIVER
 /** One marker: its glyph centred on (0,0), moved to the point, titled. */
 function Marker({ at, testId, title, children }: { at: [number, number]; testId: string; title: string; children: ReactNode }) {
   return (
-    <g className="map-marker" data-testid={testId} transform={`translate(${Math.round(at[0] * 10) / 10},${Math.round(at[1] * 10) / 10})`}>
+    <g className="map-marker" data-testid={testId} transform={`translate(${Math.round(at[0] * 10) / 10},${Math.round(at[1] * 10) / 10}) scale(${MARKER_SCALE})`}>
       <title>{title}</title>
       {children}
     </g>

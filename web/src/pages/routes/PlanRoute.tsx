@@ -230,6 +230,7 @@ export function PlanRoutePage() {
   const serverErrors = Object.fromEntries(problems.map((p) => [p.field, p.message]));
   const errors = { ...serverErrors, ...clientErrors };
   const general = problems.filter((p) => p.stopIndex === null);
+  const stopsToFix = [...new Set(problems.flatMap((p) => (p.stopIndex === null ? [] : [p.stopIndex])))];
   const clientCount = Object.keys(clientErrors).length;
 
   const driverOptions = [{ value: '', label: drivers.data ? 'Choose a driver…' : 'Loading drivers…' }, ...(drivers.data?.data ?? []).map((x) => ({ value: x.id, label: `${x.firstName} ${x.lastName} (${x.licenseState} ${x.licenseNumber})` }))];
@@ -248,7 +249,7 @@ export function PlanRoutePage() {
               Check the {clientCount === 1 ? 'field' : `${clientCount} fields`} marked below.
             </div>
           )}
-          {Boolean(error) && <ErrorBanner error={problems.some((p) => p.stopIndex !== null) ? new Error(`${error instanceof Error ? error.message : String(error)} — see the stops below.`) : error} />}
+          {Boolean(error) && <ErrorBanner error={stopsToFix.length > 0 ? new Error(`The planner could not use ${stopsToFix.length === 1 ? `stop ${stopsToFix[0]! + 1}` : `stops ${stopsToFix.map((i) => i + 1).join(', ')}`}: see below.`) : error} />}
           {general.length > 0 && (
             <ul className="field-error">
               {general.map((p) => (

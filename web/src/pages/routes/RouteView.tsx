@@ -4,7 +4,7 @@
  * the HOS clocks left after each segment, and the trip's HOS log grid. Activate, complete or cancel
  * from here; a route:updated event reloads it.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
@@ -40,16 +40,28 @@ function segmentPlace(s: Segment): string {
   return s.location;
 }
 
-function segmentNote(s: Segment): string {
+/** A planner's reason: its first sentence, the explanation behind a disclosure. */
+function Reason({ text }: { text: string }) {
+  const cut = text.search(/\.\s/);
+  if (cut < 0) return <>{text}</>;
+  return (
+    <details>
+      <summary>{text.slice(0, cut + 1)}</summary>
+      <p>{text.slice(cut + 1).trim()}</p>
+    </details>
+  );
+}
+
+function segmentNote(s: Segment): ReactNode {
   switch (s.type) {
     case 'drive':
       return miles(s.distance_miles);
     case 'rest':
-      return s.reason;
+      return <Reason text={s.reason} />;
     case 'fuel':
       return `${Math.round(s.gallons)} gal at ${money(s.price_per_gallon)} = ${money(s.cost)}`;
     case 'wait':
-      return s.reason;
+      return <Reason text={s.reason} />;
     case 'dock':
       return s.appointment?.earliest || s.appointment?.latest ? 'Appointment' : '';
   }
@@ -131,9 +143,9 @@ function Stops({ stops }: { stops: RoutePlan['stops'] }) {
           </tr>
         </thead>
         <tbody>
-          {stops.map((s) => (
+          {stops.map((s, i) => (
             <tr key={s.sequence} data-testid="route-stop">
-              <td>{s.sequence + 1}</td>
+              <td>{i + 1}</td>
               <th scope="row">
                 {s.name}
                 {s.resolution?.matched && s.resolution.matched !== s.name && <div className="muted small">Placed at {s.resolution.matched}</div>}
