@@ -133,7 +133,7 @@ describeBrowser('route planning in the browser', () => {
     await page.getByRole('table').getByRole('link', { name: 'Rosa Diaz', exact: true }).waitFor();
   });
 
-  it('a misspelt city offers "did you mean", and the choice plans the route', async () => {
+  it('a misspelt city offers "did you mean", and the choice plans the route; cancelling asks first', async () => {
     const { page } = b;
     await page.goto('/routes/new');
     await page.getByRole('heading', { name: 'Plan a route' }).waitFor();
@@ -151,6 +151,17 @@ describeBrowser('route planning in the browser', () => {
     await page.locator('[data-testid="us-map"][data-ready="true"]').waitFor();
     expect(await page.getByTestId('map-rest').count()).toBeGreaterThan(0);
     await screenshot(page, 'routes-7-fixed-plan');
+
+    // This second plan is not wanted: cancelling asks first, with an optional reason.
+    await page.getByRole('button', { name: 'Cancel route' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this route?' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Reason (optional)').fill('Duplicate plan');
+    await screenshot(page, 'routes-8-cancel-confirm');
+    await dialog.getByRole('button', { name: 'Yes, cancel the route' }).click();
+    await page.getByText('Route cancelled.').waitFor();
+    await page.getByText(/Cancelled .*: Duplicate plan/).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel route' }).count()).toBe(0);
     expect(unexpectedProblems(b.problems)).toEqual([]);
   });
 });
