@@ -61,6 +61,8 @@ function DutyStatusForm({ driverId, current, onRecorded }: { driverId: string; c
       const body: Body<'/api/v1/drivers/{driverId}/duty-status'> = { status, ...(iso ? { at: iso } : {}), ...(note.trim() ? { note: note.trim() } : {}) };
       const res = await unwrap(api.POST('/api/v1/drivers/{driverId}/duty-status', { params: { path: { driverId } }, body }));
       onRecorded(res.hos, res.event.status, res.event.at);
+      // The same status twice in a row is refused: offer the likeliest next one.
+      setStatus(res.event.status === 'OFF_DUTY' ? 'ON_DUTY_NOT_DRIVING' : 'OFF_DUTY');
       setAt('');
       setNote('');
     } catch (err) {
@@ -161,6 +163,12 @@ export function DriverDetailPage() {
   const d: Driver = driver.data;
   const name = `${d.firstName} ${d.lastName}`;
 
+  /** The record as it is now (the action endpoints answer only part of it). */
+  async function refresh() {
+    const fresh = await unwrap(api.GET('/api/v1/drivers/{driverId}', { params: { path: { driverId: d.id } } }));
+    driver.setData(() => fresh);
+  }
+
   const actions = canEdit && (
     <>
       <Button onClick={() => setEditing(true)}>Edit</Button>
@@ -202,7 +210,7 @@ export function DriverDetailPage() {
               ['Email', d.email],
               ['External ID', d.externalId],
               ['Sign-in account', d.userId ? 'Yes (driver view)' : 'None'],
-              ['Last 34-hour restart', dateTime(d.lastRestartDate)],
+              ['Last restart', dateTime(d.lastRestartDate)],
               ['Created', dateTime(d.createdAt)],
               ['Updated', dateTime(d.updatedAt)],
               ...(d.deactivatedAt ? ([['Deactivated', dateTime(d.deactivatedAt)]] as Array<[string, string]>) : []),
@@ -257,9 +265,9 @@ export function DriverDetailPage() {
           onCancel={() => setEditing(false)}
           onSubmit={async (body) => {
             await unwrap(api.PUT('/api/v1/drivers/{driverId}', { params: { path: { driverId: d.id } }, body: body as Body<'/api/v1/drivers/{driverId}', 'put'> }));
+            await refresh();
             setEditing(false);
             setNotice('Changes saved.');
-            driver.reload();
             hos.reload();
           }}
         />
@@ -271,8 +279,8 @@ export function DriverDetailPage() {
         onClose={() => setConfirm(null)}
         onConfirm={async () => {
           await unwrap(api.POST('/api/v1/drivers/{driverId}/deactivate', { params: { path: { driverId: d.id } }, body: {} }));
+          await refresh();
           setNotice(`${name} is deactivated.`);
-          driver.reload();
         }}
       >
         <p>They can no longer be assigned to routes or record duty status. Their log and past routes are kept, and you can reactivate them at any time.</p>
@@ -285,8 +293,8 @@ export function DriverDetailPage() {
         onClose={() => setConfirm(null)}
         onConfirm={async () => {
           await unwrap(api.POST('/api/v1/drivers/{driverId}/reactivate', { params: { path: { driverId: d.id } }, body: {} }));
+          await refresh();
           setNotice(`${name} is active again.`);
-          driver.reload();
         }}
       >
         <p>They can be assigned to routes and record duty status again.</p>

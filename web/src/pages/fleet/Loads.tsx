@@ -2,11 +2,11 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap, type Body, type Item, type Ok } from '../../api/client';
-import { Button, Dialog, ErrorBanner, Loading, Notice, PageHeader, Pagination, SearchBox, SelectField, StatusBadge } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, Loading, Notice, PageHeader, Pagination, SelectField, StatusBadge } from '../../components/ui';
 import { LOAD_STATUSES } from '../../lib/fleet';
 import { dateTime, humanize } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
-import { EmptyState, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
+import { EmptyState, ListSearch, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
 import { LOAD_FIELDS } from './fields';
 import { RecordForm } from './RecordForm';
 
@@ -51,7 +51,7 @@ export function LoadsPage() {
         </Notice>
       )}
       <div className="toolbar fleet-toolbar">
-        <SearchBox label="Search by reference or customer" value={q.search} onChange={(search) => change({ search })} />
+        <ListSearch label="Search by reference or customer" value={q.search} onChange={(search) => change({ search })} />
         <SelectField
           label="Status"
           value={status ?? ''}

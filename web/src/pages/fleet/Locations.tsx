@@ -5,11 +5,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { ApiError, api, unwrap, type Body, type Item, type Ok } from '../../api/client';
-import { Button, Dialog, ErrorBanner, Field, Loading, Notice, PageHeader, Pagination, SearchBox, SelectField } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, Field, Loading, Notice, PageHeader, Pagination, SelectField } from '../../components/ui';
 import { amenitiesText, coordinates, importErrorLines, LOCATION_TYPES, parseNear } from '../../lib/fleet';
 import { humanize, money } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
-import { EmptyState, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
+import { EmptyState, ListSearch, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
 import { LOCATION_FIELDS } from './fields';
 import { RecordForm } from './RecordForm';
 
@@ -148,7 +148,7 @@ export function LocationsPage() {
         </Notice>
       )}
       <div className="toolbar fleet-toolbar">
-        <SearchBox label="Search by name or address" value={q.search} onChange={(search) => change({ search })} />
+        <ListSearch label="Search by name or address" value={q.search} onChange={(search) => change({ search })} />
         <SelectField
           label="Type"
           value={type ?? ''}

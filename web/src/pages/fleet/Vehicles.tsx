@@ -2,11 +2,11 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap, type Body, type Item, type Ok } from '../../api/client';
-import { Button, Dialog, ErrorBanner, Loading, Notice, PageHeader, Pagination, SearchBox, SelectField, StatusBadge } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, Loading, Notice, PageHeader, Pagination, SelectField, StatusBadge } from '../../components/ui';
 import { VEHICLE_STATUSES, vehicleDescription } from '../../lib/fleet';
 import { humanize } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
-import { EmptyState, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
+import { EmptyState, ListSearch, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
 import { VEHICLE_FIELDS } from './fields';
 import { RecordForm } from './RecordForm';
 
@@ -50,7 +50,7 @@ export function VehiclesPage() {
         </Notice>
       )}
       <div className="toolbar fleet-toolbar">
-        <SearchBox label="Search by unit, VIN, plate, make or model" value={q.search} onChange={(search) => change({ search })} />
+        <ListSearch label="Search by unit, VIN, plate, make or model" value={q.search} onChange={(search) => change({ search })} />
         <SelectField
           label="Status"
           value={status ?? ''}

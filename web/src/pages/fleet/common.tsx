@@ -1,9 +1,9 @@
 /** Pieces the fleet pages share: list state in the address, tables, empty and not-found states, confirmation. */
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { ApiError } from '../../api/client';
 import { useRoleAtLeast } from '../../api/session';
-import { Button, Dialog, ErrorBanner, PageHeader } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, PageHeader, SearchBox } from '../../components/ui';
 import { changeListQuery, isNarrowed, listQueryString, readListQuery, type ListQuery } from '../../lib/list-query';
 import './fleet.css';
 
@@ -23,6 +23,32 @@ export function useListQuery(filterKeys: readonly string[]): [ListQuery, (change
     [q, setParams],
   );
   return [q, change];
+}
+
+/**
+ * The list's search box. It shows what the user types; when the search changes otherwise (cleared by a
+ * button, the back button, a link) it starts again from the address's value.
+ */
+export function ListSearch({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+  const typed = useRef(value);
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    if (value !== typed.current) {
+      typed.current = value;
+      setGeneration((g) => g + 1);
+    }
+  }, [value]);
+  return (
+    <SearchBox
+      key={generation}
+      label={label}
+      value={value}
+      onChange={(v) => {
+        typed.current = v;
+        onChange(v);
+      }}
+    />
+  );
 }
 
 /** The value if it is one of the allowed ones (a filter from the address may be anything). */
