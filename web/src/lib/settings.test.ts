@@ -12,6 +12,7 @@ import {
   configFields,
   describeCounts,
   describeEvents,
+  preciseTime,
   eventsToSend,
   fieldErrors,
   formatSetting,
@@ -97,9 +98,11 @@ describe('integration config fields', () => {
     expect(isSecretField('apiToken', undefined)).toBe(true);
     expect(isSecretField('apiToken', ['clientSecret'])).toBe(false);
     expect(isSecretField('orgId', undefined)).toBe(false);
-    expect(describeCounts({ vehicles: 2, locations: 1200 })).toBe('2 vehicles, 1,200 locations');
+    expect(describeCounts({ vehicles: 2, locations: 1200, faults: 0, unmatchedDrivers: 1 })).toBe('2 vehicles, 1,200 locations, 1 unmatched drivers');
     expect(describeCounts(null)).toBe('—');
-    expect(describeCounts({})).toBe('Nothing');
+    expect(describeCounts({ logs: 0 })).toBe('nothing new');
+    expect(preciseTime('2025-11-25T17:55:04Z', 'America/Chicago')).toBe('Tue, Nov 25, 11:55:04');
+    expect(preciseTime(null)).toBe('—');
   });
 
   it('lists a vendor form: required first, no separate sync interval, credentials as secrets', () => {

@@ -209,12 +209,20 @@ export function isSecretField(key: string, secretFields: readonly string[] | und
   return /token|secret|password|key/i.test(key);
 }
 
-/** `{ vehicles: 2, drivers: 0 }` → "2 vehicles, 0 drivers". */
+/** `{ vehicles: 2, drivers: 0, logsAdded: 5 }` → "2 vehicles, 5 logs added" (zeros left out). */
 export function describeCounts(counts: Record<string, number> | null | undefined): string {
   if (!counts) return '—';
-  const entries = Object.entries(counts);
-  if (entries.length === 0) return 'Nothing';
+  const entries = Object.entries(counts).filter(([, v]) => v !== 0);
+  if (entries.length === 0) return 'nothing new';
   return entries.map(([k, v]) => `${v.toLocaleString('en-US')} ${configFieldLabel(k).toLowerCase()}`).join(', ');
+}
+
+/** "Wed, Nov 25, 11:55:04": a date with seconds (delivery attempts a few seconds apart). */
+export function preciseTime(iso: string | null | undefined, timeZone?: string): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  return new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone }).format(d);
 }
 
 export interface ConfigField {

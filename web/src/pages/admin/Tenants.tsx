@@ -97,6 +97,7 @@ export function AdminTenantsPage() {
         current={filter}
         onChange={(f) => {
           setPage(1);
+          setNotice(null);
           navigate(f === 'PENDING_APPROVAL' ? '/' : `/?status=${f}`);
         }}
       />

@@ -110,7 +110,7 @@ function SettingsForm(props: {
       const byField = fieldErrors(err);
       setErrors(byField);
       // The banner carries what no field shows (the summary, or a message without details).
-      setError(Object.keys(byField).length > 0 ? new Error(`${title} not saved: check the fields marked below.`) : err);
+      setError(Object.keys(byField).length > 0 ? new Error(`${title} not saved: check the marked fields.`) : err);
     } finally {
       setBusy(false);
     }

@@ -77,7 +77,7 @@ function ApiKeys() {
       </p>
       <form className="card" onSubmit={create} noValidate aria-labelledby="new-key-heading">
         <h2 id="new-key-heading">New API key</h2>
-        <div className="row">
+        <div className="row key-row">
           <Field label="Key name" name="name" maxLength={100} placeholder="e.g. TMS connector" hint="What the key is for, to recognise it later." error={nameError} />
           <Button type="submit" variant="primary" busy={creating}>
             Create key

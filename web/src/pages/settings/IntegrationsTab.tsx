@@ -9,7 +9,7 @@ import { api, unwrap, type Item, type Ok } from '../../api/client';
 import { useRoleAtLeast } from '../../api/session';
 import { Button, Dialog, ErrorBanner, Facts, Field, Loading, StatusBadge } from '../../components/ui';
 import { dateTime, humanize, relative } from '../../lib/format';
-import { configFields, describeCounts, fieldErrors } from '../../lib/settings';
+import { configFieldLabel, configFields, describeCounts, fieldErrors } from '../../lib/settings';
 import { useApi, useInterval } from '../../lib/use-api';
 import { ReadOnlyNote, useActions, useConfirm } from './common';
 
@@ -124,11 +124,11 @@ export function IntegrationsTab() {
                 <Facts
                   items={[
                     ['Last sync', i.lastSyncAt ? <span title={dateTime(i.lastSyncAt)}>{relative(i.lastSyncAt)}</span> : 'Never'],
-                    ['Synced', describeCounts(i.lastSyncCounts)],
                     ['Next sync', i.status === 'ACTIVE' && i.nextSyncAt ? dateTime(i.nextSyncAt) : '—'],
                     ['Last test', i.lastTest ? `${humanize(i.lastTest.testResult)}: ${i.lastTest.message} (${relative(i.lastTest.testedAt)})` : 'Not tested yet'],
                   ]}
                 />
+                {i.lastSyncCounts && <p className="small sync-counts">Last sync brought: {describeCounts(i.lastSyncCounts)}</p>}
                 {i.lastError && (
                   <div className="banner banner-error" role="note">
                     <strong>{humanize(i.lastError.code)}</strong> ({dateTime(i.lastError.at)}): {i.lastError.details}
@@ -180,7 +180,7 @@ export function IntegrationsTab() {
                     <h4>{v.name}</h4>
                     <p className="small">{v.description}</p>
                     <p className="muted small">
-                      Needs: {v.requiredFields.length > 0 ? v.requiredFields.join(', ') : 'nothing'} · syncs every {v.defaultSyncInterval} min
+                      Needs: {v.requiredFields.length > 0 ? v.requiredFields.map(configFieldLabel).join(', ') : 'no credentials'} · syncs every {v.defaultSyncInterval} min
                       {v.documentationUrl && (
                         <>
                           {' · '}
@@ -238,7 +238,7 @@ function TestOutcome({ result, onDismiss }: { result: TestResult; onDismiss: () 
           {humanize(result.error.code)}: {result.error.details}
         </p>
       )}
-      {details.length > 0 && <Facts items={details.map(([k, v]) => [humanize(k), typeof v === 'object' ? JSON.stringify(v) : String(v)])} />}
+      {details.length > 0 && <Facts items={details.map(([k, v]) => [configFieldLabel(k), typeof v === 'object' ? JSON.stringify(v) : String(v)])} />}
     </div>
   );
 }

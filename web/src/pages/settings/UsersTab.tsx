@@ -3,10 +3,10 @@
  * and invitations by e-mail — a DRIVER invitation may link a driver profile, so the driver signs in to
  * their own route and clocks.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { api, unwrap, type Body, type Item } from '../../api/client';
 import { useMe, useRoleAtLeast } from '../../api/session';
-import { Button, ErrorBanner, Field, Loading, Notice, Pagination, SearchBox, SelectField, StatusBadge } from '../../components/ui';
+import { Button, ErrorBanner, Field, Loading, Notice, Pagination, SelectField, StatusBadge } from '../../components/ui';
 import { dateTime, humanize, relative } from '../../lib/format';
 import { fieldErrors, linkedDrivers } from '../../lib/settings';
 import { useApi } from '../../lib/use-api';
@@ -60,6 +60,7 @@ function InviteForm({ tick, onInvited }: { tick: number; onInvited: () => void }
   const [last, setLast] = useState('');
   const [driverId, setDriverId] = useState('');
   const [driverSearch, setDriverSearch] = useState('');
+  const searchTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -145,7 +146,16 @@ function InviteForm({ tick, onInvited }: { tick: number; onInvited: () => void }
             <legend>Driver profile</legend>
             <p className="muted small">Link the driver whose route and clocks this user will see. Only drivers without an account are listed.</p>
             <div className="row">
-              <SearchBox label="Search drivers" value={driverSearch} onChange={setDriverSearch} />
+              <Field
+                label="Search drivers"
+                type="search"
+                placeholder="Name, licence or truck"
+                onChange={(e) => {
+                  const v = e.target.value.trim();
+                  clearTimeout(searchTimer.current);
+                  searchTimer.current = setTimeout(() => setDriverSearch(v), 250);
+                }}
+              />
               <SelectField
                 label="Driver to link"
                 value={driverId}

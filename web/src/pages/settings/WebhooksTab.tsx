@@ -8,7 +8,7 @@ import { api, unwrap, type Item, type Ok } from '../../api/client';
 import { useRoleAtLeast } from '../../api/session';
 import { Button, Dialog, ErrorBanner, Facts, Field, Loading, Pagination, SelectField, StatusBadge } from '../../components/ui';
 import { dateTime, relative } from '../../lib/format';
-import { ALL_EVENTS, WEBHOOK_EVENTS, describeEvents, eventsToSend, fieldErrors } from '../../lib/settings';
+import { ALL_EVENTS, WEBHOOK_EVENTS, describeEvents, eventsToSend, fieldErrors, preciseTime } from '../../lib/settings';
 import { useApi, useInterval } from '../../lib/use-api';
 import { ReadOnlyNote, ShownOnceDialog, useActions, useConfirm } from './common';
 
@@ -36,13 +36,8 @@ export function WebhooksTab() {
     void run(`ping-${w.id}`, async () => {
       const d = await unwrap(api.POST('/api/v1/webhooks/{webhookId}/test', { params: { path: { webhookId: w.id } }, body: {} }));
       showLog(w);
-      setNotice(
-        d.status === 'DELIVERED'
-          ? `Test ping delivered to ${w.url} (HTTP ${d.lastStatusCode ?? '—'}).`
-          : d.status === 'FAILED'
-            ? `Test ping failed: ${d.lastError ?? `HTTP ${d.lastStatusCode ?? '—'}`}.`
-            : `Test ping queued: ${d.lastError ?? 'it will be retried'}.`,
-      );
+      if (d.status === 'DELIVERED') setNotice(`Test ping delivered to ${w.url} (HTTP ${d.lastStatusCode ?? '—'}).`);
+      else setNotice(`Test ping failed: ${d.lastError ?? `HTTP ${d.lastStatusCode ?? '—'}`}. See the delivery log.`, 'warning');
     });
   }
 
@@ -393,8 +388,8 @@ function DeliveryLog({ webhook, tick, canEdit, onClose }: { webhook: Webhook; ti
                       {d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : '—'}
                       {d.lastError && <div className="muted small">{d.lastError}</div>}
                     </td>
-                    <td>{dateTime(d.createdAt)}</td>
-                    <td>{dateTime(d.deliveredAt ?? d.failedAt ?? d.updatedAt)}</td>
+                    <td>{preciseTime(d.createdAt)}</td>
+                    <td>{preciseTime(d.deliveredAt ?? d.failedAt ?? d.updatedAt)}</td>
                     <td className="actions">
                       <Button variant="link" onClick={() => setDetail(d.id)} aria-label={`Details of the ${d.event} delivery`}>
                         Details
@@ -435,10 +430,10 @@ function DeliveryDetail({ id, onClose }: { id: string; onClose: () => void }) {
               ['Status', <StatusBadge key="s" value={d.data.status} />],
               ['Delivery id', <code key="i">{d.data.id}</code>],
               ['Event id', <code key="v">{d.data.eventId}</code>],
-              ['Created', dateTime(d.data.createdAt)],
-              ['Delivered', dateTime(d.data.deliveredAt)],
-              ['Failed', dateTime(d.data.failedAt)],
-              ['Next attempt', dateTime(d.data.nextAttemptAt)],
+              ['Created', preciseTime(d.data.createdAt)],
+              ['Delivered', preciseTime(d.data.deliveredAt)],
+              ['Failed', preciseTime(d.data.failedAt)],
+              ['Next attempt', preciseTime(d.data.nextAttemptAt)],
             ]}
           />
           <h3>Attempts</h3>
@@ -459,7 +454,7 @@ function DeliveryDetail({ id, onClose }: { id: string; onClose: () => void }) {
                   {d.data.attempts.map((a) => (
                     <tr key={a.attempt}>
                       <td>{a.attempt}</td>
-                      <td>{dateTime(a.startedAt)}</td>
+                      <td>{preciseTime(a.startedAt)}</td>
                       <td>{a.durationMs} ms</td>
                       <td>
                         {a.statusCode !== null ? `HTTP ${a.statusCode}` : '—'}

@@ -156,7 +156,9 @@ export function ShownOnceDialog({ secret, title, label, children, onClose }: { s
 export function useActions() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNoticeState] = useState<{ text: string; tone: 'success' | 'warning' } | null>(null);
+  /** A message after an action; 'warning' when it ran but did not go as hoped (a failed ping). */
+  const setNotice = useCallback((text: string | null, tone: 'success' | 'warning' = 'success') => setNoticeState(text === null ? null : { text, tone }), []);
   const run = useCallback(async (key: string, action: () => Promise<unknown>, success?: string) => {
     setBusy(key);
     setError(null);
@@ -171,11 +173,11 @@ export function useActions() {
     } finally {
       setBusy(null);
     }
-  }, []);
+  }, [setNotice]);
   const feedback = (
     <>
       <ErrorBanner error={error} />
-      {notice && <Notice tone="success">{notice}</Notice>}
+      {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
     </>
   );
   return { busy, run, feedback, setNotice, setError };
