@@ -170,11 +170,13 @@ function RouteSection({ routes, now }: { routes: Loaded<DriverRoutes>; now: numb
         <p className="driver-route-line">
           {first?.name} → {last?.name}
         </p>
+        <p className="muted driver-route-id">
+          Route <span className="driver-id">{current.id}</span>
+        </p>
         <Facts
           items={[
-            ['Route', <span className="driver-id">{current.id}</span>],
             [current.status === 'PLANNED' ? 'Departs' : 'Departed', dateTime(current.departureTime, first?.timeZone)],
-            ['Arrives', dateTime(current.arrivalTime, last?.timeZone)],
+            ['Finishes', dateTime(current.arrivalTime, last?.timeZone)],
             ['Distance', miles(current.summary.totalDistanceMiles)],
             ['Stops done', `${progress.done} of ${current.stops.length}`],
           ]}
@@ -287,7 +289,7 @@ function DutySection({ driverId, hos, hosError, onRecorded }: { driverId: string
     <section className="card driver-card" aria-labelledby="duty-title">
       <h2 id="duty-title">My duty status</h2>
       <p className="driver-current">
-        Now: <strong data-testid="current-duty">{current ? humanize(current) : '…'}</strong>
+        You are <strong data-testid="current-duty">{current ? humanize(current) : '…'}</strong>
         {hos?.lastStatusChange && <span className="muted"> since {dateTime(hos.lastStatusChange)}</span>}
       </p>
       {done && (
