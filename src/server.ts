@@ -2,6 +2,7 @@ import { buildApp, type App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { freshCluster } from './db/client.js';
 import { offlineGeocoder } from './infra/geocoding/index.js';
+import type { Mailer } from './infra/mailer.js';
 import { tuneRuntime } from './runtime.js';
 
 /** The configuration from the environment, or the process ends with one line per bad variable. */
@@ -19,16 +20,17 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Con
 
 /**
  * Starts the service in this process with its roles (api: listen; worker: background work), and
- * shuts it down gracefully on SIGTERM / SIGINT (in-flight requests drained, workers stopped).
+ * shuts it down gracefully on SIGTERM / SIGINT (in-flight requests drained, workers stopped). `mailer`
+ * replaces the configured one (the demo reads its own invitations).
  */
-export async function startService(config: Config, opts: { onShutdown?: () => Promise<void> } = {}): Promise<App> {
+export async function startService(config: Config, opts: { onShutdown?: () => Promise<void>; mailer?: Mailer } = {}): Promise<App> {
   tuneRuntime({ embeddedDatabase: !config.databaseUrl?.startsWith('postgres') });
   // An in-memory database starts from a cluster made by a child process (db/client.ts, ~2 s): start
   // it first, so that it works while this process loads the offline gazetteer (~0.5 s), which is
   // loaded now rather than in the first planning request.
   if (config.databaseUrl === 'memory://') freshCluster().catch(() => undefined);
   offlineGeocoder().geocode('Dallas, TX');
-  const app = await buildApp({ config });
+  const app = await buildApp({ config, mailer: opts.mailer });
   if (config.processRoles.includes('api')) await app.listen({ port: config.port, host: config.host });
   // Background work (event dispatch, webhook delivery, monitoring): any number of worker processes
   // share it through the database.

@@ -7,12 +7,18 @@
  * one goes quiet), one driver is close to the end of their driving hours, so alerts are raised and
  * resolve themselves live. Time runs DEMO_SPEED times faster along the plans than on the clock.
  *
+ * The dashboard at / opens on this fleet. A driver account (driver-user.ts) is made through an invitation
+ * and its acceptance, so the driver view can be tried with a known password.
+ *
  * Every vendor integration runs against its sandbox in-process (integrations.ts): two trucks report
  * through their ELD in the Samsara sandbox instead of the API, the weather vendors have storms on the
  * routes, project44 predicts a load late, McLeod's orders arrive as loads.
  */
+import { pino } from 'pino';
+import { createMailer } from '../infra/mailer.js';
 import { configFromEnvironment, startService } from '../server.js';
 import { HttpApi } from './api.js';
+import { createDriverAccount, DEMO_DRIVER, DemoMailbox } from './driver-user.js';
 import { driveFleet } from './drive.js';
 import { seedFleet } from './fleet.js';
 import { connectIntegrations, integrationBanner, pointServiceAtSandboxes, prepareVendorData, startDemoSandboxes } from './integrations.js';
@@ -53,15 +59,21 @@ async function main(): Promise<void> {
   const elsewhere = pointServiceAtSandboxes(sandboxes);
   const config = configFromEnvironment();
   let timer: NodeJS.Timeout | undefined;
+  // Mail goes to the outbox (or SMTP) as usual; the demo also keeps it, to accept its driver's invitation.
+  const mailbox = new DemoMailbox(createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir, log: pino({ level: config.logLevel }) }));
   await startService(config, {
+    mailer: mailbox,
     onShutdown: async () => {
       clearInterval(timer);
       await sandboxes.close();
     },
   });
   const base = `http://127.0.0.1:${config.port}`;
-  const { owner, apiKey } = await registerTenant(new HttpApi(base));
+  const anonymous = new HttpApi(base);
+  const { owner, apiKey } = await registerTenant(anonymous);
   const trucks = await seedFleet(owner, Date.now());
+  const driverTruck = trucks.find((t) => t.spec.unit === DEMO_DRIVER.unit) ?? trucks[0]!;
+  const driver = await createDriverAccount(owner, anonymous, () => mailbox.sent, driverTruck);
   const { eld } = await prepareVendorData(sandboxes, trucks, owner, Date.now());
   const startedAt = Date.now();
   const drive = () => driveFleet(owner, trucks, { startedAt, now: Date.now(), speed: SPEED, cycleMs: CYCLE_MS, eld });
@@ -79,9 +91,11 @@ async function main(): Promise<void> {
   console.log(
     [
       '',
-      `Demo fleet running at ${config.publicUrl} (API reference: ${config.publicUrl}/docs)`,
-      `  dispatcher login:        ${DEMO.ownerEmail} / ${DEMO.ownerPassword}`,
-      `  platform administrator:  ${DEMO.adminEmail} / ${DEMO.adminPassword}`,
+      `Demo fleet running. Open the dashboard:  ${config.publicUrl}/`,
+      `  dispatcher sign-in:      ${DEMO.ownerEmail} / ${DEMO.ownerPassword}   (fleet map, routes, alerts, settings)`,
+      `  driver sign-in:          ${driver.email} / ${driver.password}   (${driver.name}, ${driver.unit}: the driver view; try it on a phone-sized window)`,
+      `  platform administrator:  ${DEMO.adminEmail} / ${DEMO.adminPassword}   (approve or suspend tenants)`,
+      `  API reference:           ${config.publicUrl}/docs`,
       `  ${trucks.filter((t) => !t.spec.planned).length} trucks on the road, plans running ${SPEED}× faster than the clock (DEMO_SPEED);`,
       '  T-102 wanders off its route, T-103 stops unplanned, T-104 goes quiet, L. Ortiz is near her driving limit:',
       `  the demo's API key:      ${apiKey}`,

@@ -68,6 +68,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/v1/auth/refresh': {},
   'POST /api/v1/auth/logout': { repeatable: true },
   'POST /api/v1/user-invitations/accept': { body: () => ({ token: randomBase62(43), password: 'a-good-password', firstName: 'Fuzz', lastName: 'Invitee' }) },
+  'POST /api/v1/user-invitations/lookup': { body: () => ({ token: randomBase62(43) }) },
   'GET /api/v1/tenant': { repeatable: true },
   'GET /api/v1/auth/me': { repeatable: true },
   'POST /api/v1/api-keys': { body: () => ({ name: `fuzz ${u()}` }), repeatable: true },

@@ -61,6 +61,7 @@ const SAMPLES: Record<string, Sample> = {
   'POST /api/v1/auth/refresh': { access: PUBLIC },
   'POST /api/v1/auth/logout': { access: PUBLIC },
   'POST /api/v1/user-invitations/accept': { access: PUBLIC },
+  'POST /api/v1/user-invitations/lookup': { access: PUBLIC },
 
   // Tenant and profile.
   'GET /api/v1/tenant': { access: tenant('tenant:read', { allowPending: true }) },

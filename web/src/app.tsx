@@ -92,10 +92,14 @@ function NotFound() {
 
 export function App() {
   const { state } = useSession();
+  const [location] = useLocation();
   if (state.status === 'loading') return <Loading label="Starting…" />;
   return (
     <Suspense fallback={<Loading />}>
-      {state.status === 'anonymous' ? (
+      {location === '/accept-invitation' && state.status === 'signed-in' ? (
+        // Someone signed in opened an invitation link: the page offers to sign out first.
+        <AcceptInvitationPage />
+      ) : state.status === 'anonymous' ? (
         <Anonymous />
       ) : state.viewer.kind === 'admin' ? (
         <Layout variant="admin">

@@ -73,6 +73,34 @@ export function invitationsRoutes(fastify: FastifyInstance, deps: Deps): void {
   );
 
   app.post(
+    '/api/v1/user-invitations/lookup',
+    {
+      config: { access: { auth: 'public' } },
+      schema: {
+        operationId: 'lookupInvitation',
+        tags,
+        summary: 'What an invitation offers, from the token of its e-mail (the page that accepts it shows this first)',
+        description: 'The token travels in the body, not the URL, so that it stays out of access logs. An unknown, used, revoked or expired token is 400 with the reason, as for accept.',
+        body: Type.Object({ token: Type.String({ minLength: 16, maxLength: 200 }) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            email: Type.String(),
+            role: Type.String(),
+            firstName: Type.Union([Type.String(), Type.Null()], { description: 'null: the invitee gives it when accepting' }),
+            lastName: Type.Union([Type.String(), Type.Null()], { description: 'null: the invitee gives it when accepting' }),
+            organizationName: Type.String(),
+            invitedByName: Type.Union([Type.String(), Type.Null()]),
+            linksDriverProfile: Type.Boolean({ description: 'A DRIVER invitation that links the new account to a driver profile' }),
+            expiresAt: Timestamp,
+          }),
+          ...errorResponses(400, 403, 429),
+        },
+      },
+    },
+    async (request) => invitations.lookup(request.body.token),
+  );
+
+  app.post(
     '/api/v1/user-invitations/accept',
     {
       config: { access: { auth: 'public' } },

@@ -51,6 +51,26 @@ async function findInvitation(tx: Tx, tenantId: string, id: string) {
 export function invitationsService(deps: Deps, auth: AuthService) {
   const { db, clock } = deps;
 
+  /** The pending invitation the token names, with its tenant and inviter; a clear 400 (403) otherwise. */
+  async function usableInvitation(token: string, now: Date) {
+    const found = await db.system(async (tx) => {
+      const { rows } = await tx.query(
+        `SELECT i.*, t.name AS tenant_name, t.status AS tenant_status, u.first_name AS inviter_first_name, u.last_name AS inviter_last_name
+           FROM user_invitations i JOIN tenants t ON t.id = i.tenant_id LEFT JOIN users u ON u.tenant_id = i.tenant_id AND u.id = i.invited_by
+          WHERE i.token_hash = $1`,
+        [sha256Hex(token)],
+      );
+      return rows[0] ?? null;
+    });
+    if (!found) throw invalid('This invitation link is not valid');
+    if (found.status === 'ACCEPTED') throw invalid('This invitation has already been used');
+    if (found.status === 'REVOKED') throw invalid('This invitation has been revoked');
+    if (new Date(found.expires_at as string).getTime() <= now.getTime()) throw invalid('This invitation has expired; ask for a new one');
+    const block = tenantBlock({ tenantStatus: found.tenant_status as never, tenantName: found.tenant_name as string }, true);
+    if (block) throw block;
+    return found;
+  }
+
   return {
     async create(ctx: TenantContext, input: InvitationInput) {
       const email = input.email.trim();
@@ -115,22 +135,26 @@ export function invitationsService(deps: Deps, auth: AuthService) {
       });
     },
 
+    /** What the invitation page shows before the invitee accepts: who invites whom, to what, until when. */
+    async lookup(token: string) {
+      const r = await usableInvitation(token, clock.now());
+      const inviter = [r.inviter_first_name, r.inviter_last_name].filter(Boolean).join(' ');
+      return {
+        email: r.email as string,
+        role: r.role as string,
+        firstName: (r.first_name as string | null) ?? null,
+        lastName: (r.last_name as string | null) ?? null,
+        organizationName: r.tenant_name as string,
+        invitedByName: inviter || null,
+        linksDriverProfile: Boolean(r.driver_id),
+        expiresAt: iso(r.expires_at),
+      };
+    },
+
     /** The invitee accepts with the token from the e-mail: the account is created and signed in. */
     async accept(input: { token: string; password: string; firstName?: string; lastName?: string }) {
       const now = clock.now();
-      const found = await db.system(async (tx) => {
-        const { rows } = await tx.query(
-          'SELECT i.*, t.name AS tenant_name, t.status AS tenant_status FROM user_invitations i JOIN tenants t ON t.id = i.tenant_id WHERE i.token_hash = $1',
-          [sha256Hex(input.token)],
-        );
-        return rows[0] ?? null;
-      });
-      if (!found) throw invalid('This invitation link is not valid');
-      if (found.status === 'ACCEPTED') throw invalid('This invitation has already been used');
-      if (found.status === 'REVOKED') throw invalid('This invitation has been revoked');
-      if (new Date(found.expires_at as string).getTime() <= now.getTime()) throw invalid('This invitation has expired; ask for a new one');
-      const block = tenantBlock({ tenantStatus: found.tenant_status as never, tenantName: found.tenant_name as string }, true);
-      if (block) throw block;
+      const found = await usableInvitation(input.token, now);
       const firstName = input.firstName?.trim() || (found.first_name as string | null);
       const lastName = input.lastName?.trim() || (found.last_name as string | null);
       if (!firstName || !lastName) {

@@ -204,6 +204,48 @@ describe.each(DB_KINDS)('user invitations (%s)', (kind) => {
     expect((await invite({ email: late, role: 'VIEWER', firstName: 'T', lastName: 'L' }, auth)).statusCode).toBe(201);
   });
 
+  it('looks an invitation up by its token: who invites whom to what; then the same reasons as accept once unusable', async () => {
+    const lookup = (token: string) => inject({ method: 'POST', url: '/api/v1/user-invitations/lookup', payload: { token } });
+    const auth = await ownerAuth();
+    const driver = await createDriver(t.app, auth);
+    const email = newEmail('lookup');
+    const inv = (await invite({ email, role: 'DRIVER', driverId: driver.id }, auth)).json();
+    const token = invitationTokenFor(t.mailer, email);
+
+    const res = await lookup(token);
+    expect(res.statusCode, res.body).toBe(200);
+    const owner = (await inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth })).json();
+    expect(res.json()).toEqual({
+      email,
+      role: 'DRIVER',
+      firstName: null,
+      lastName: null,
+      organizationName: 'Invite Logistics',
+      invitedByName: `${owner.firstName} ${owner.lastName}`,
+      linksDriverProfile: true,
+      expiresAt: inv.expiresAt,
+    });
+    // Nothing changes: the invitation is still pending and can be accepted.
+    expect((await accept(token, { firstName: 'Lu', lastName: 'Kup' })).statusCode).toBe(201);
+    expect(await lookup(token).then((r) => [r.statusCode, r.json().message])).toEqual([400, 'This invitation has already been used']);
+    expect(await lookup('x'.repeat(43)).then((r) => [r.statusCode, r.json().message])).toEqual([400, 'This invitation link is not valid']);
+    expect((await lookup('short')).statusCode).toBe(400);
+
+    const revokedEmail = newEmail('lookup-revoked');
+    const revoked = (await invite({ email: revokedEmail, role: 'VIEWER', firstName: 'R', lastName: 'V' }, auth)).json();
+    expect((await inject({ method: 'DELETE', url: `${INVITATIONS}/${revoked.id}`, headers: auth })).statusCode).toBe(200);
+    expect((await lookup(invitationTokenFor(t.mailer, revokedEmail))).json().message).toBe('This invitation has been revoked');
+
+    const lateEmail = newEmail('lookup-late');
+    await invite({ email: lateEmail, role: 'VIEWER', firstName: 'L', lastName: 'T' }, auth);
+    const named = await lookup(invitationTokenFor(t.mailer, lateEmail));
+    expect(named.json()).toMatchObject({ firstName: 'L', lastName: 'T', linksDriverProfile: false, role: 'VIEWER' });
+    t.clock.advance(SEVEN_DAYS_MS);
+    const expired = await lookup(invitationTokenFor(t.mailer, lateEmail));
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().message).toMatch(/expired/);
+  });
+
   it('a DRIVER invitation with driverId links the driver: the user sees only that driver', async () => {
     const auth = await ownerAuth();
     const mine = await createDriver(t.app, auth);

@@ -242,6 +242,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user-invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation offers, from the token of its e-mail (the page that accepts it shows this first)
+         * @description The token travels in the body, not the URL, so that it stays out of access logs. An unknown, used, revoked or expired token is 400 with the reason, as for accept.
+         */
+        post: operations["lookupInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user-invitations/accept": {
         parameters: {
             query?: never;
@@ -3287,6 +3307,105 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    lookupInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        role: string;
+                        /** @description null: the invitee gives it when accepting */
+                        firstName: string | null;
+                        /** @description null: the invitee gives it when accepting */
+                        lastName: string | null;
+                        organizationName: string;
+                        invitedByName: string | null;
+                        /** @description A DRIVER invitation that links the new account to a driver profile */
+                        linksDriverProfile: boolean;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,64 @@
+/**
+ * Where a driver stands on their route, from the plan's times: the stop they are at or head to next,
+ * the stops still ahead, and the next planned rest or fuel stop. Pure (tested in driver-route.test.ts).
+ */
+
+export interface PlanStop {
+  sequence: number;
+  name: string;
+  type: string;
+  arrivalTime: string;
+  departureTime: string;
+  timeZone?: string;
+}
+
+export interface RouteProgress<S extends PlanStop> {
+  /** The stop the driver is at now or heads to next; null once every stop is behind them. */
+  next: S | null;
+  /** Whether the driver is at `next` now (between its planned arrival and departure, or at the origin before leaving). */
+  atStop: boolean;
+  /** The stops still ahead, `next` first. */
+  remaining: S[];
+  /** How many stops are behind. */
+  done: number;
+}
+
+/** A stop is behind the driver once its planned departure has passed. */
+export function routeProgress<S extends PlanStop>(stops: readonly S[], nowMs: number): RouteProgress<S> {
+  const ordered = [...stops].sort((a, b) => a.sequence - b.sequence);
+  const remaining = ordered.filter((s) => Date.parse(s.departureTime) > nowMs);
+  const next = remaining[0] ?? null;
+  // Before departure the driver is at the origin, whatever its planned arrival says.
+  const atStop = next !== null && (next === ordered[0] || Date.parse(next.arrivalTime) <= nowMs);
+  return { next, atStop, remaining, done: ordered.length - remaining.length };
+}
+
+export interface PlanSegment {
+  type: string;
+  start_time: string;
+  end_time: string;
+  duration_hours: number;
+  location?: string;
+  time_zone?: string;
+  rest_type?: string;
+  restart?: boolean;
+}
+
+const REST_LABELS: Record<string, string> = { full_rest: '10-hour rest', partial_rest: 'Split sleeper rest', break: '30-minute break' };
+
+/** The next rest, break or fuel stop of the plan that has not ended yet, with a label for it. */
+export function nextPlannedStop<G extends PlanSegment>(segments: readonly G[], nowMs: number): { segment: G; label: string } | null {
+  const segment = segments.find((s) => (s.type === 'rest' || s.type === 'fuel') && Date.parse(s.end_time) > nowMs);
+  if (!segment) return null;
+  const label = segment.type === 'fuel' ? 'Fuel stop' : segment.restart ? '34-hour restart' : (REST_LABELS[segment.rest_type ?? ''] ?? 'Rest');
+  return { segment, label };
+}
+
+/** The IANA zone the browser runs in (the driver's device), for the log grid. */
+export function deviceTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
