@@ -57,6 +57,9 @@ export interface AlertFilters {
   driverId: string;
 }
 
+/** A window event the alerts page fires after changing an alert, so the navigation badge counts again at once. */
+export const ALERTS_CHANGED = 'fleet:alerts-changed';
+
 export const DEFAULT_FILTERS: AlertFilters = { status: 'ACTIVE', priority: '', category: '', type: '', driverId: '' };
 export const UNRESOLVED = 'ACTIVE,ACKNOWLEDGED,SNOOZED';
 
