@@ -8,9 +8,9 @@ import { useId, type ReactNode } from 'react';
 import { bands, labelEvery, linePath, maxOf, niceTicks, scaleLinear, stack } from '../lib/chart';
 import './charts.css';
 
-const W = 720;
-const H = 260;
-const M = { top: 14, right: 18, bottom: 54, left: 64 };
+const W = 560;
+const H = 250;
+const M = { top: 12, right: 14, bottom: 52, left: 58 };
 const PLOT = { x0: M.left, x1: W - M.right, y0: H - M.bottom, y1: M.top };
 
 export interface Series {
@@ -29,7 +29,7 @@ interface FrameProps {
   legend?: Series[];
   table: ReactNode;
   children?: ReactNode;
-  /** The drawing's height in viewBox units (width is 720). */
+  /** The drawing's height in viewBox units (width is 560). */
   height?: number;
   /** Shown under the chart (key figures in words). */
   footer?: ReactNode;
@@ -77,7 +77,7 @@ function ChartFrame({ title, summary, empty, legend, table, children, height = H
 
 /** Horizontal gridlines with the y ticks, the x labels that fit, and both axis titles. */
 function Axes({ ticks, y, labels, xLabel, yLabel, formatY, center }: { ticks: number[]; y: (v: number) => number; labels: string[]; xLabel: string; yLabel: string; formatY: (v: number) => string; center: (i: number) => number }) {
-  const every = labelEvery(labels.length, 12);
+  const every = labelEvery(labels.length, 8);
   return (
     <g className="chart-axes">
       {ticks.map((t) => (
@@ -187,8 +187,8 @@ export interface HBarItem {
 /** Horizontal bars, largest first as given, each labelled with its name and value. */
 export function HorizontalBarChart({ title, summary, empty, items, xLabel, table, footer, className = 'series-accent' }: Omit<FrameProps, 'legend' | 'children'> & { items: HBarItem[]; xLabel: string; className?: string }) {
   const rowH = 28;
-  const left = 230;
-  const right = W - 110;
+  const left = 190;
+  const right = W - 96;
   const height = Math.max(1, items.length) * rowH + 40;
   const { max } = niceTicks(maxOf(items.map((i) => i.value)), 5, true);
   const x = scaleLinear([0, max], [left, right]);

@@ -10,6 +10,8 @@ import {
   badgeText,
   filtersFromSearch,
   keyLabel,
+  kindLabel,
+  raisedLabel,
   listQuery,
   matchesFilters,
   metadataEntries,
@@ -150,5 +152,21 @@ describe('alert feed words', () => {
       ['Where', '{"lat":1}'],
     ]);
     expect(metadataEntries(undefined)).toEqual([]);
+    expect(metadataEntries({ positionAt: '2026-03-02T17:54:15.828Z', note: '2026 plan' }, 'America/Chicago')).toEqual([
+      ['Position at', 'Mon, Mar 2, 11:54 CST'],
+      ['Note', '2026 plan'],
+    ]);
+  });
+
+  it('names types and categories, and says when an alert was raised', () => {
+    expect(kindLabel('HOS_APPROACHING_DRIVE_LIMIT')).toBe('HOS approaching drive limit');
+    expect(kindLabel('SEVERE_WEATHER_IN_PATH')).toBe('Severe weather in path');
+    const now = Date.parse('2026-03-02T12:00:00Z');
+    expect(raisedLabel('2026-03-02T11:59:30Z', now)).toBe('just now');
+    // A server clock a little ahead of the browser's: not "in 10 seconds".
+    expect(raisedLabel('2026-03-02T12:00:10Z', now)).toBe('just now');
+    expect(raisedLabel('2026-03-02T11:55:00Z', now)).toBe('5 minutes ago');
+    expect(raisedLabel('2026-03-02T09:00:00Z', now)).toBe('3 hours ago');
+    expect(raisedLabel('nonsense', now)).toBe('—');
   });
 });

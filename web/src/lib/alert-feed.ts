@@ -5,7 +5,7 @@
  * Pure (tested in alert-feed.test.ts).
  */
 import type { Item, Ok } from '../api/client';
-import { humanize } from './format';
+import { dateTime, humanize, relative } from './format';
 
 export type AlertRow = Item<'/api/v1/alerts'>;
 export type AlertDetail = Ok<'/api/v1/alerts/{alertId}'>;
@@ -255,6 +255,22 @@ export function actorLabel(id: string | null | undefined, myUserId: string): str
   return id === myUserId ? 'You' : 'Another user';
 }
 
+/** A type or category in words: HOS_VIOLATION → "HOS violation", LOW_FUEL → "Low fuel". */
+export function kindLabel(value: string | null | undefined): string {
+  return humanize(value).replace(/\bHos\b/g, 'HOS');
+}
+
+/**
+ * When an alert was raised, relative to `now`: "just now" within 45 seconds, and for a time slightly
+ * ahead (the server's clock a little ahead of the browser's), else "5 minutes ago".
+ */
+export function raisedLabel(iso: string, now: number): string {
+  const diff = now - Date.parse(iso);
+  if (Number.isNaN(diff)) return '—';
+  if (Math.abs(diff) < 45_000 || (diff < 0 && diff > -5 * 60_000)) return 'just now';
+  return relative(iso, now);
+}
+
 /** "distanceMiles" → "Distance miles". */
 export function keyLabel(key: string): string {
   const words = key
@@ -265,8 +281,13 @@ export function keyLabel(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** An alert's metadata as label/value pairs (nested values as compact JSON), recommendedAction first. */
-export function metadataEntries(metadata: Record<string, unknown> | null | undefined): Array<[string, string]> {
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * An alert's metadata as label/value pairs, recommendedAction first: times in the viewer's zone (or
+ * `timeZone`), numbers to 2 decimals, nested values as compact JSON.
+ */
+export function metadataEntries(metadata: Record<string, unknown> | null | undefined, timeZone?: string): Array<[string, string]> {
   if (!metadata) return [];
   const keys = Object.keys(metadata).sort((a, b) => (a === 'recommendedAction' ? -1 : b === 'recommendedAction' ? 1 : 0));
   return keys
@@ -281,7 +302,9 @@ export function metadataEntries(metadata: Record<string, unknown> | null | undef
               ? 'Yes'
               : 'No'
             : typeof v === 'string'
-              ? v
+              ? ISO_TIME.test(v)
+                ? dateTime(v, timeZone)
+                : v
               : JSON.stringify(v);
       return [keyLabel(k), text];
     });

@@ -23,7 +23,7 @@ import {
   type AlertStats,
   type Interval,
 } from '../../lib/alert-analytics';
-import { CATEGORIES, PRIORITIES } from '../../lib/alert-feed';
+import { CATEGORIES, PRIORITIES, kindLabel } from '../../lib/alert-feed';
 import { humanize } from '../../lib/format';
 import { useApi, type Loaded } from '../../lib/use-api';
 import './alerts.css';
@@ -72,7 +72,7 @@ export function AlertAnalyticsPage() {
         <p className="muted">How many alerts are raised, how fast they are acknowledged and resolved, and which kinds are most common.</p>
       </PageHeader>
 
-      <form className="analytics-controls card" aria-label="Range" onSubmit={(e) => e.preventDefault()}>
+      <form className="analytics-controls card" aria-label="Analytics range" onSubmit={(e) => e.preventDefault()}>
         <SelectField label="Range" value={range.id} onChange={(e) => set({ range: e.target.value })} options={RANGES.map((r) => ({ value: r.id, label: r.label }))} />
         <SelectField
           label="Group by"
@@ -266,9 +266,9 @@ export function AlertAnalyticsPage() {
           {(r) => (
             <HorizontalBarChart
               title="Most common alert types"
-              summary={r.data.length ? `Of ${r.total} alerts, the most common type was ${humanize(r.data[0]!.type)} (${r.data[0]!.count}).` : 'The alert types raised most often in this range.'}
+              summary={r.data.length ? `Of ${r.total} alerts, the most common type was ${kindLabel(r.data[0]!.type)} (${r.data[0]!.count}).` : 'The alert types raised most often in this range.'}
               empty={r.data.length ? null : 'No alerts were raised in this range.'}
-              items={r.data.map((d) => ({ label: humanize(d.type), value: d.count, valueText: `${d.count} · ${percentLabel(d.share)}` }))}
+              items={r.data.map((d) => ({ label: kindLabel(d.type), value: d.count, valueText: `${d.count} · ${percentLabel(d.share)}` }))}
               xLabel="Alerts raised"
               table={
                 <table>
@@ -285,8 +285,8 @@ export function AlertAnalyticsPage() {
                   <tbody>
                     {r.data.map((d) => (
                       <tr key={d.type}>
-                        <th scope="row">{humanize(d.type)}</th>
-                        <td>{humanize(d.category)}</td>
+                        <th scope="row">{kindLabel(d.type)}</th>
+                        <td>{kindLabel(d.category)}</td>
                         <td>{d.count}</td>
                         <td>{percentLabel(d.share)}</td>
                         <td>{d.resolved}</td>
@@ -345,6 +345,7 @@ function StatsRecord({ stats: s }: { stats: AlertStats }) {
         ))}
       </dl>
       <ul className="analytics-split" aria-label="By priority">
+        <li className="muted">By priority</li>
         {PRIORITIES.map((p) => (
           <li key={p}>
             {humanize(p)}: <strong>{s.byPriority[p] ?? 0}</strong>
@@ -352,9 +353,10 @@ function StatsRecord({ stats: s }: { stats: AlertStats }) {
         ))}
       </ul>
       <ul className="analytics-split" aria-label="By category">
+        <li className="muted">By category</li>
         {CATEGORIES.map((c) => (
           <li key={c}>
-            {humanize(c)}: <strong>{s.byCategory[c] ?? 0}</strong>
+            {kindLabel(c)}: <strong>{s.byCategory[c] ?? 0}</strong>
           </li>
         ))}
       </ul>

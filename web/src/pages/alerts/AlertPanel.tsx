@@ -8,8 +8,8 @@ import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { TextArea } from '../../components/TextArea';
 import { Button, ErrorBanner, Facts, Loading, Notice, StatusBadge } from '../../components/ui';
-import { actorLabel, metadataEntries, type AlertDetail, type AlertRow } from '../../lib/alert-feed';
-import { dateTime, humanize } from '../../lib/format';
+import { actorLabel, kindLabel, metadataEntries, type AlertDetail, type AlertRow } from '../../lib/alert-feed';
+import { dateTime } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
 
 export function AlertPanel({
@@ -61,8 +61,8 @@ export function AlertPanel({
           {actions(a)}
           <Facts
             items={[
-              ['Type', humanize(a.type)],
-              ['Category', humanize(a.category)],
+              ['Type', kindLabel(a.type)],
+              ['Category', kindLabel(a.category)],
               ['Driver', a.driverId ? <Link href={`/drivers/${a.driverId}`}>{a.driverName ?? 'Driver'}</Link> : '—'],
               ['Vehicle', a.vehicleId ? <Link href={`/vehicles/${a.vehicleId}`}>{a.vehicleUnit ?? 'Vehicle'}</Link> : '—'],
               ['Route', a.routePlanId ? <Link href={`/routes/${a.routePlanId}`}>View route</Link> : '—'],

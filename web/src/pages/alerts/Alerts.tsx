@@ -24,13 +24,15 @@ import {
   announcement,
   applyChange,
   filtersFromSearch,
+  kindLabel,
+  raisedLabel,
   listQuery,
   searchFromFilters,
   ALERTS_CHANGED,
   type AlertFilters,
   type AlertRow,
 } from '../../lib/alert-feed';
-import { dateTime, humanize, relative } from '../../lib/format';
+import { dateTime, humanize } from '../../lib/format';
 import { useApi, useInterval } from '../../lib/use-api';
 import { useDebounced, useOnReconnect } from '../../lib/use-live';
 import { AlertPanel } from './AlertPanel';
@@ -223,12 +225,12 @@ export function AlertsPage() {
       <form className="alerts-filters card" aria-label="Filter alerts" onSubmit={(e: FormEvent) => e.preventDefault()}>
         <SelectField label="Status" value={filters.status} onChange={set('status')} options={STATUS_FILTERS} />
         <SelectField label="Priority" value={filters.priority} onChange={set('priority')} options={[{ value: '', label: 'All priorities' }, ...PRIORITIES.map((p) => ({ value: p, label: humanize(p) }))]} />
-        <SelectField label="Category" value={filters.category} onChange={set('category')} options={[{ value: '', label: 'All categories' }, ...CATEGORIES.map((c) => ({ value: c, label: humanize(c) }))]} />
+        <SelectField label="Category" value={filters.category} onChange={set('category')} options={[{ value: '', label: 'All categories' }, ...CATEGORIES.map((c) => ({ value: c, label: kindLabel(c) }))]} />
         <SelectField
           label="Type"
           value={filters.type}
           onChange={set('type')}
-          options={[{ value: '', label: 'All types' }, { value: HOS_APPROACHING_LIMIT, label: 'Approaching an HOS limit (any)' }, ...ALERT_TYPES.map((t) => ({ value: t, label: humanize(t) }))]}
+          options={[{ value: '', label: 'All types' }, { value: HOS_APPROACHING_LIMIT, label: 'Approaching an HOS limit (any)' }, ...ALERT_TYPES.map((t) => ({ value: t, label: kindLabel(t) }))]}
         />
         <SelectField label="Driver" value={filters.driverId} onChange={set('driverId')} options={driverOptions} />
         {filtered && (
@@ -319,7 +321,7 @@ function AlertCard({ alert: a, fresh, now, actions }: { alert: AlertRow; fresh: 
       <dl className="alert-meta">
         <div>
           <dt>Type</dt>
-          <dd>{humanize(a.type)}</dd>
+          <dd>{kindLabel(a.type)}</dd>
         </div>
         <div>
           <dt>Driver</dt>
@@ -337,7 +339,7 @@ function AlertCard({ alert: a, fresh, now, actions }: { alert: AlertRow; fresh: 
           <dt>Raised</dt>
           <dd>
             <time dateTime={a.createdAt} title={dateTime(a.createdAt)}>
-              {relative(a.createdAt, now)}
+              {raisedLabel(a.createdAt, Math.max(now, Date.now()))}
             </time>
           </dd>
         </div>
