@@ -5,7 +5,7 @@
  * The arithmetic is in lib/chart.ts. Styles: charts.css.
  */
 import { useId, type ReactNode } from 'react';
-import { bands, labelEvery, linePath, maxOf, niceTicks, scaleLinear, stack } from '../lib/chart';
+import { bands, formatTick, labelEvery, linePath, maxOf, niceTicks, scaleLinear, stack } from '../lib/chart';
 import './charts.css';
 
 const W = 560;
@@ -152,22 +152,35 @@ export function LineChart({
   yLabel,
   table,
   yMax,
-  formatY = String,
+  minYMax = 0,
+  formatY,
   footer,
-}: Omit<FrameProps, 'legend' | 'children'> & { rows: LineRow[]; series: Series[]; xLabel: string; yLabel: string; yMax?: number; formatY?: (v: number) => string }) {
-  const { max, ticks } = yMax !== undefined ? niceTicks(yMax) : niceTicks(maxOf(rows.flatMap((r) => r.values)));
+}: Omit<FrameProps, 'legend' | 'children'> & {
+  rows: LineRow[];
+  series: Series[];
+  xLabel: string;
+  yLabel: string;
+  /** A fixed top of the y axis (100 for percentages). */
+  yMax?: number;
+  /** The y axis reaches at least this high (tiny values do not blow up to fill the chart). */
+  minYMax?: number;
+  formatY?: (v: number) => string;
+}) {
+  const { max, ticks } = niceTicks(yMax ?? Math.max(minYMax, maxOf(rows.flatMap((r) => r.values))));
+  const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : 1;
+  const format = formatY ?? ((v: number) => formatTick(v, step));
   const y = scaleLinear([0, max], [PLOT.y0, PLOT.y1]);
   const b = bands(rows.length, PLOT.x0, PLOT.x1);
   return (
     <ChartFrame title={title} summary={summary} empty={empty} legend={series} table={table} footer={footer}>
-      <Axes ticks={ticks} y={y} labels={rows.map((r) => r.label)} xLabel={xLabel} yLabel={yLabel} formatY={formatY} center={b.center} />
+      <Axes ticks={ticks} y={y} labels={rows.map((r) => r.label)} xLabel={xLabel} yLabel={yLabel} formatY={format} center={b.center} />
       {series.map((s, k) => (
         <g key={s.key} className={`chart-line ${s.className}`}>
           <path d={linePath(rows.map((r, i) => ({ x: b.center(i), y: r.values[k] == null ? null : y(r.values[k]!) })))} />
           {rows.map((r, i) =>
             r.values[k] == null ? null : (
               <circle key={i} cx={b.center(i)} cy={y(r.values[k]!)} r={3}>
-                <title>{`${r.label}: ${s.label} ${formatY(r.values[k]!)}`}</title>
+                <title>{`${r.label}: ${s.label} ${format(r.values[k]!)}`}</title>
               </circle>
             ),
           )}

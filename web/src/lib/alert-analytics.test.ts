@@ -19,6 +19,9 @@ describe('alert analytics data', () => {
     expect(bucketLabel('2026-03-05T15:00:00.000Z', 'hour', { timeZone: 'America/Chicago' })).toBe('Thu 09:00');
     expect(bucketLabel('2026-03-05T15:00:00.000Z', 'hour', { timeZone: 'UTC', short: true })).toBe('15:00');
     expect(bucketLabel('garbage', 'day')).toBe('—');
+    // A first bucket clipped to the range's start is labelled by its hour or day.
+    expect(bucketLabel('2026-03-05T15:57:12.345Z', 'hour', { timeZone: 'UTC', short: true })).toBe('15:00');
+    expect(bucketLabel('2026-03-05T23:57:00.000Z', 'day')).toBe('Mar 5');
   });
 
   it('shapes volume buckets into stacked rows by priority', () => {

@@ -48,8 +48,10 @@ export function rangeQuery(id: string, interval: string | undefined, now: number
  * hour in the viewer's zone ("Tue 14:00"; `short` leaves out the weekday).
  */
 export function bucketLabel(startIso: string, interval: Interval, opts: { timeZone?: string; short?: boolean } = {}): string {
-  const d = new Date(startIso);
-  if (Number.isNaN(d.getTime())) return '—';
+  const ms = Date.parse(startIso);
+  if (Number.isNaN(ms)) return '—';
+  // The first bucket starts at `from` (clipped): label it by the hour or day it belongs to.
+  const d = new Date(ms - (ms % (interval === 'day' ? DAY : HOUR)));
   if (interval === 'day') return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(d);
   return new Intl.DateTimeFormat('en-US', { ...(opts.short ? {} : { weekday: 'short' }), hour: '2-digit', minute: '2-digit', hour12: false, timeZone: opts.timeZone }).format(d);
 }
@@ -63,7 +65,7 @@ export interface VolumeRow {
 
 export function volumeRows(report: VolumeReport, timeZone?: string): VolumeRow[] {
   return report.buckets.map((b) => ({
-    label: bucketLabel(b.start, report.interval, { timeZone, short: report.buckets.length <= 24 }),
+    label: bucketLabel(b.start, report.interval, { timeZone, short: report.buckets.length <= 25 }),
     start: b.start,
     total: b.total,
     byPriority: Object.fromEntries(PRIORITIES.map((p) => [p, b.byPriority[p] ?? 0])) as Record<Priority, number>,
@@ -80,7 +82,7 @@ export interface ResponseRow {
 
 export function responseRows(report: ResponseTimeReport, timeZone?: string): ResponseRow[] {
   return report.buckets.map((b) => ({
-    label: bucketLabel(b.start, report.interval, { timeZone, short: report.buckets.length <= 24 }),
+    label: bucketLabel(b.start, report.interval, { timeZone, short: report.buckets.length <= 25 }),
     start: b.start,
     count: b.count,
     averageMinutes: b.averageMinutes,
@@ -100,7 +102,7 @@ export interface ResolutionRow {
 
 export function resolutionRows(report: ResolutionReport, timeZone?: string): ResolutionRow[] {
   return report.buckets.map((b) => ({
-    label: bucketLabel(b.start, report.interval, { timeZone, short: report.buckets.length <= 24 }),
+    label: bucketLabel(b.start, report.interval, { timeZone, short: report.buckets.length <= 25 }),
     start: b.start,
     created: b.created,
     resolved: b.resolved,

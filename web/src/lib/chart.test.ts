@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bands, labelEvery, linePath, maxOf, niceStep, niceTicks, scaleLinear, stack } from './chart';
+import { bands, formatTick, labelEvery, linePath, maxOf, niceStep, niceTicks, scaleLinear, stack } from './chart';
 
 describe('chart arithmetic', () => {
   it('rounds steps up to 1, 2, 2.5 or 5 times a power of ten', () => {
@@ -17,6 +17,15 @@ describe('chart arithmetic', () => {
     expect(niceTicks(0, 4, true)).toEqual({ max: 4, ticks: [0, 1, 2, 3, 4] });
     expect(niceTicks(0)).toEqual({ max: 1, ticks: [0, 0.2, 0.4, 0.6, 0.8, 1] });
     expect(niceTicks(-5).max).toBe(1);
+  });
+
+  it('prints ticks with the decimals their step needs', () => {
+    expect(formatTick(15, 5)).toBe('15');
+    expect(formatTick(0.4, 0.2)).toBe('0.4');
+    expect(formatTick(0.75, 0.25)).toBe('0.75');
+    expect(formatTick(0.03, 0.01)).toBe('0.03');
+    expect(formatTick(500, 250)).toBe('500');
+    expect(formatTick(3, 0)).toBe('3');
   });
 
   it('maps values linearly, including an inverted range (SVG y grows downwards)', () => {

@@ -26,6 +26,14 @@ export function niceTicks(maxValue: number, target = 5, integer = false): { max:
   return { max, ticks };
 }
 
+/** A tick value with as many decimals as the step needs (step 0.25 → "0.75", step 5 → "15"). */
+export function formatTick(value: number, step: number): string {
+  if (!(step > 0) || !Number.isFinite(step)) return value.toFixed(0);
+  const power = Math.floor(Math.log10(step) + 1e-9);
+  const extra = Math.abs(step / 10 ** power - 2.5) < 1e-9 ? 1 : 0;
+  return value.toFixed(Math.min(4, Math.max(0, extra - power)));
+}
+
 /** A linear map from [d0, d1] to [r0, r1] (a zero-width domain maps to r0). */
 export function scaleLinear([d0, d1]: readonly [number, number], [r0, r1]: readonly [number, number]): (v: number) => number {
   const span = d1 - d0;

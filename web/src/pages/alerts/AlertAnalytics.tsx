@@ -151,7 +151,7 @@ export function AlertAnalyticsPage() {
                 series={RESPONSE_SERIES}
                 xLabel={unit}
                 yLabel="Minutes"
-                formatY={(v) => String(Math.round(v * 10) / 10)}
+                minYMax={5}
                 footer={
                   <ul className="analytics-split" aria-label="Against the response targets">
                     {targets
@@ -254,7 +254,7 @@ export function AlertAnalyticsPage() {
                   series={[{ key: 'avg', label: 'Average time to resolve', className: 'series-accent' }]}
                   xLabel={unit}
                   yLabel="Minutes"
-                  formatY={(v) => String(Math.round(v * 10) / 10)}
+                  minYMax={5}
                   table={table}
                 />
               </>
