@@ -19,5 +19,12 @@ export default async function setup(): Promise<void> {
   const sources = Math.max(newestMtime(path.join(WEB, 'src')), newestMtime(path.join(WEB, 'index.html')), newestMtime(path.join(WEB, 'vite.config.ts')));
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
   const { build } = await import('vite');
-  await build({ root: WEB, configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn' });
+  // Vitest runs with NODE_ENV=test, which would give React's development build: build what npm start serves.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root: WEB, configFile: path.join(WEB, 'vite.config.ts'), mode: 'production', logLevel: 'warn' });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 }
