@@ -6,7 +6,7 @@
 import { useCallback, useEffect } from 'react';
 import { api, unwrap } from '../api/client';
 import { useRealtime } from '../api/realtime';
-import { ALERTS_CHANGED, badgeText, openAlertsLabel } from '../lib/alert-feed';
+import { ALERTS_CHANGED, badgeText, openAlertsLabel } from '../lib/alert-badge';
 import { useApi } from '../lib/use-api';
 import { useDebounced, useOnReconnect } from '../lib/use-live';
 

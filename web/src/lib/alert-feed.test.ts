@@ -7,7 +7,6 @@ import {
   alertFromEvent,
   announcement,
   applyChange,
-  badgeText,
   filtersFromSearch,
   keyLabel,
   kindLabel,
@@ -15,10 +14,10 @@ import {
   listQuery,
   matchesFilters,
   metadataEntries,
-  openAlertsLabel,
   searchFromFilters,
   type AlertRow,
 } from './alert-feed';
+import { badgeText, openAlertsLabel } from './alert-badge';
 
 const event = (over: Record<string, unknown> = {}) => ({
   id: 'alt_new1',

@@ -57,9 +57,6 @@ export interface AlertFilters {
   driverId: string;
 }
 
-/** A window event the alerts page fires after changing an alert, so the navigation badge counts again at once. */
-export const ALERTS_CHANGED = 'fleet:alerts-changed';
-
 export const DEFAULT_FILTERS: AlertFilters = { status: 'ACTIVE', priority: '', category: '', type: '', driverId: '' };
 export const UNRESOLVED = 'ACTIVE,ACKNOWLEDGED,SNOOZED';
 
@@ -231,16 +228,6 @@ export function applyChange(feed: FeedPage, payload: Record<string, unknown>, fi
   const candidate = { type, status, priority: priority ?? ('' as Priority), category: TYPE_CATEGORY[type], driverId: str(payload.driverId) };
   const matches = priority ? matchesFilters(candidate, filters) : matchesFilters(candidate, { ...filters, priority: '' });
   return { feed, missing: matches };
-}
-
-/** "3 open alerts" / "1 open alert". */
-export function openAlertsLabel(count: number): string {
-  return `${count} open alert${count === 1 ? '' : 's'}`;
-}
-
-/** The badge's text: the count, capped at 99+. */
-export function badgeText(count: number): string {
-  return count > 99 ? '99+' : String(count);
 }
 
 /** What the live region says when an alert arrives. */

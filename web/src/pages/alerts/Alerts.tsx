@@ -28,10 +28,10 @@ import {
   raisedLabel,
   listQuery,
   searchFromFilters,
-  ALERTS_CHANGED,
   type AlertFilters,
   type AlertRow,
 } from '../../lib/alert-feed';
+import { ALERTS_CHANGED } from '../../lib/alert-badge';
 import { dateTime, humanize } from '../../lib/format';
 import { useApi, useInterval } from '../../lib/use-api';
 import { useDebounced, useOnReconnect } from '../../lib/use-live';
