@@ -86,7 +86,10 @@ export function AlertsPage() {
       if (!alert || !data) return;
       const { feed, outcome } = addNewAlert({ rows: data.data, total: data.total }, alert, f, p, PAGE_SIZE);
       if (outcome === 'duplicate' || outcome === 'filtered') return;
-      list.setData((prev) => (prev ? { ...prev, data: feed.rows, total: feed.total } : prev));
+      // Events can come faster than React renders: the next one must see this one's result.
+      const next = { ...data, data: feed.rows, total: feed.total };
+      latest.current = { ...latest.current, data: next };
+      list.setData(() => next);
       setSaid(announcement(alert));
       if (outcome === 'other-page') return setElsewhere((n) => n + 1);
       setFresh((s) => new Set(s).add(alert.id));
@@ -109,7 +112,11 @@ export function AlertsPage() {
       if (!data) return;
       const { feed, missing } = applyChange({ rows: data.data, total: data.total }, payload, f);
       if (missing) reloadSoon();
-      else if (feed.rows !== data.data) list.setData((prev) => (prev ? { ...prev, data: feed.rows } : prev));
+      else if (feed.rows !== data.data) {
+        const next = { ...data, data: feed.rows };
+        latest.current = { ...latest.current, data: next };
+        list.setData(() => next);
+      }
       if (payload.id === latestSelected.current) setPanelVersion((v) => v + 1);
     },
     [list, reloadSoon],
@@ -137,7 +144,12 @@ export function AlertsPage() {
 
   const replaceRow = useCallback(
     (updated: AlertRow) => {
-      list.setData((prev) => (prev ? { ...prev, data: prev.data.map((r) => (r.id === updated.id ? { ...r, ...updated } : r)) } : prev));
+      const data = latest.current.data;
+      if (data) {
+        const next = { ...data, data: data.data.map((r) => (r.id === updated.id ? { ...r, ...updated } : r)) };
+        latest.current = { ...latest.current, data: next };
+        list.setData(() => next);
+      }
       setPanelVersion((v) => v + 1);
       window.dispatchEvent(new Event(ALERTS_CHANGED));
     },
