@@ -32,6 +32,8 @@ const hosFields = {
 const AlertSettings = Type.Object(alertFields);
 const MonitoringSettings = Type.Object(monitoringFields);
 const Settings = Type.Object({ alerts: AlertSettings, monitoring: MonitoringSettings, hos: Type.Object(hosFields) });
+/** The read also tells what an untouched tenant has (a settings form shows them next to each field). */
+const SettingsWithDefaults = Type.Composite([Settings, Type.Object({ defaults: Settings })]);
 const partial = (fields: Record<string, TSchema>) =>
   Type.Object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])), { additionalProperties: false, minProperties: 1 });
 
@@ -44,8 +46,8 @@ export function settingsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/tenant/settings',
-    { config: { access: { auth: 'tenant', permission: 'settings:read' } }, schema: { operationId: 'getSettings', tags, security, summary: 'Alert and monitoring settings', response: { 200: Settings, ...errorResponses(401, 403, 429) } } },
-    async (request) => settings.get(tenantCtx(request)),
+    { config: { access: { auth: 'tenant', permission: 'settings:read' } }, schema: { operationId: 'getSettings', tags, security, summary: 'Alert, monitoring and HOS settings, with the defaults', response: { 200: SettingsWithDefaults, ...errorResponses(401, 403, 429) } } },
+    async (request) => ({ ...(await settings.get(tenantCtx(request))), defaults: settings.defaults() }),
   );
 
   app.put(

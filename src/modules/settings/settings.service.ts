@@ -36,6 +36,8 @@ export function settingsService(deps: Deps) {
   }
 
   return {
+    /** What a tenant has before changing anything (the monitoring interval comes from MONITORING_INTERVAL_SECONDS). */
+    defaults,
     async get(ctx: TenantContext): Promise<TenantSettings> {
       const row = await db.tenant(ctx.tenantId, async (tx) => {
         const { rows } = await tx.query<Row>('SELECT alerts, monitoring, hos FROM tenant_settings WHERE tenant_id = $1', [ctx.tenantId]);

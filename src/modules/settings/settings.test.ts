@@ -16,7 +16,7 @@ describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
   it('starts from documented defaults', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers: acme.auth });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    const defaults = {
       alerts: {
         hosApproachingThresholdHours: 1,
         routeDeviationThresholdMiles: 5,
@@ -27,7 +27,18 @@ describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
       },
       monitoring: { monitoringIntervalSeconds: 60, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30 },
       hos: { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 },
-    });
+    };
+    expect(res.json()).toEqual({ ...defaults, defaults });
+  });
+
+  it('reports the defaults beside changed values (the form shows both); the updates answer the settings alone', async () => {
+    const tenant = await createTenant(t.app);
+    const put = await t.app.inject({ method: 'PUT', url: '/api/v1/tenant/settings/alerts', headers: tenant.auth, payload: { routeDeviationThresholdMiles: 12 } });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).not.toHaveProperty('defaults');
+    const res = (await t.app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers: tenant.auth })).json();
+    expect(res.alerts.routeDeviationThresholdMiles).toBe(12);
+    expect(res.defaults.alerts.routeDeviationThresholdMiles).toBe(5);
   });
 
   it('switches the HOS rule set, which then governs the driver clocks', async () => {

@@ -550,7 +550,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alert and monitoring settings */
+        /** Alert, monitoring and HOS settings, with the defaults */
         get: operations["getSettings"];
         put?: never;
         post?: never;
@@ -7306,6 +7306,30 @@ export interface operations {
                             shortHaul150AirMile: boolean;
                             /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
                             homeTerminalUtcOffsetMinutes: number;
+                        };
+                        defaults: {
+                            alerts: {
+                                /** @description Warn when this many hours of a clock remain */
+                                hosApproachingThresholdHours: number;
+                                routeDeviationThresholdMiles: number;
+                                unplannedStopThresholdMinutes: number;
+                                dockDelayThresholdMinutes: number;
+                                enableWeatherAlerts: boolean;
+                                enableMechanicalAlerts: boolean;
+                            };
+                            monitoring: {
+                                monitoringIntervalSeconds: number;
+                                autoResolveDeviationAfterMinutes: number;
+                                hosWarningThresholdMinutes: number;
+                            };
+                            hos: {
+                                ruleSet: "US_PROPERTY_70_8" | "US_PROPERTY_60_7" | "TEXAS_INTRASTATE" | "CALIFORNIA_INTRASTATE" | "CANADA_CYCLE_1" | "CANADA_CYCLE_2";
+                                adverseDrivingConditions: boolean;
+                                shortHaul16Hour: boolean;
+                                shortHaul150AirMile: boolean;
+                                /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
+                                homeTerminalUtcOffsetMinutes: number;
+                            };
                         };
                     };
                 };
