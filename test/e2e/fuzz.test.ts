@@ -59,6 +59,8 @@ const PLAN_STOPS: Json[] = [{ name: 'Dallas yard', latitude: 32.78, longitude: -
 /** Every route of the app (HEAD mirrors of GET routes are derived). */
 const FUZZ: Record<string, FuzzEntry> = {
   'GET /': { repeatable: true },
+  // The dashboard's page paths (404 here: the test app serves no dashboard build).
+  'GET /*': {},
   'GET /metrics': { repeatable: true },
   'GET /api/v1/openapi.json': { repeatable: true },
   'GET /api/v1/health': { repeatable: true },

@@ -64,6 +64,9 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
     RATE_LIMIT_USER_PER_HOUR: '1000000',
     RATE_LIMIT_STAGING_PER_HOUR: '1000000',
     RATE_LIMIT_ANONYMOUS_PER_HOUR: '1000000',
+    // No dashboard unless a test asks for one (the browser tests point this at web/dist): the same routes
+    // answer alike whether or not web/dist was built on this machine.
+    WEB_DIST_DIR: path.join(dataDir, 'no-dashboard-build'),
     ...opts.env,
   });
   const db = opts.db ?? (await openTestDatabase(kind));
