@@ -1,5 +1,6 @@
 /** The four HOS clocks a dispatcher and a driver watch: drive, on-duty window, cycle, time to the break. */
 import type { Ok } from '../api/client';
+import { DUTY_LABELS, type DutyStatus } from '../lib/duty';
 import { hoursMinutes, humanize, relative } from '../lib/format';
 
 export type HosRecord = Ok<'/api/v1/drivers/{driverId}/hos'>;
@@ -13,7 +14,8 @@ function Clock({ label, hours, low = 1 }: { label: string; hours: number | null;
   );
 }
 
-export function HosClocks({ hos }: { hos: HosRecord }) {
+/** `showStatus`: the line with the current duty status (off where the page already says it). */
+export function HosClocks({ hos, showStatus = true }: { hos: HosRecord; showStatus?: boolean }) {
   return (
     <section aria-label="HOS clocks">
       <div className="clocks">
@@ -23,8 +25,13 @@ export function HosClocks({ hos }: { hos: HosRecord }) {
         <Clock label="Break due in" hours={hos.breakRequiredWithin} low={0.5} />
       </div>
       <p className="muted">
-        Now: <strong>{humanize(hos.currentDutyStatus)}</strong>
-        {hos.lastStatusChange && <> since {relative(hos.lastStatusChange)}</>} · rules {hos.ruleSet} · source {hos.source}
+        {showStatus && (
+          <>
+            Now: <strong>{DUTY_LABELS[hos.currentDutyStatus as DutyStatus] ?? humanize(hos.currentDutyStatus)}</strong>
+            {hos.lastStatusChange && <> since {relative(hos.lastStatusChange)}</>} ·{' '}
+          </>
+        )}
+        Rules {hos.ruleSet.replace(/_/g, ' ')} · source {hos.source}
         {hos.lastSyncedAt && <> (synced {relative(hos.lastSyncedAt)})</>}
       </p>
       {hos.violations.length > 0 && (

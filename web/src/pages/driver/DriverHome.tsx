@@ -342,7 +342,7 @@ function DutySection({ driverId, hos, hosError, onRecorded }: { driverId: string
       <h3>My hours of service</h3>
       {hos ? (
         <>
-          <HosClocks hos={hos} />
+          <HosClocks hos={hos} showStatus={false} />
           <p className="muted driver-hint">{hos.nextRequiredRest.explanation}</p>
         </>
       ) : (
