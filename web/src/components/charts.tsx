@@ -1,3 +1,4 @@
+import { TableWrap } from './ui';
 /**
  * Small SVG charts (no chart library): stacked bars, lines and horizontal bars. Each is a <figure> with
  * its title, a one-sentence summary that also describes the image to screen readers, axis labels, a
@@ -69,7 +70,7 @@ function ChartFrame({ title, summary, empty, legend, table, children, height = H
       {footer}
       <details className="chart-data">
         <summary>Data table: {title}</summary>
-        <div className="table-wrap">{table}</div>
+        <TableWrap>{table}</TableWrap>
       </details>
     </figure>
   );

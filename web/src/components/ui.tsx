@@ -1,5 +1,5 @@
 /** Small accessible building blocks the pages share. Styles are in styles.css. */
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { humanize } from '../lib/format';
 
 export function PageHeader({ title, actions, children }: { title: string; actions?: ReactNode; children?: ReactNode }) {
@@ -189,5 +189,29 @@ export function Facts({ items }: { items: Array<[string, ReactNode]> }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * A table's horizontal scroller. When the table is wider than its box (a phone, a long timeline) the box
+ * becomes a keyboard stop, so it can be scrolled without a mouse (WCAG 2.1.1); otherwise it is no stop.
+ */
+export function TableWrap({ label, children }: { label?: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => setScrolls(el.scrollWidth > el.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} className="table-wrap" tabIndex={scrolls ? 0 : undefined} role={scrolls ? 'region' : undefined} aria-label={scrolls ? (label ?? 'Table, scrolls sideways') : undefined}>
+      {children}
+    </div>
   );
 }

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api, unwrap, type Item } from '../../api/client';
-import { ErrorBanner, Loading, PageHeader, Pagination, StatusBadge, Tabs, Button } from '../../components/ui';
+import { ErrorBanner, Loading, PageHeader, Pagination, StatusBadge, Tabs, Button, TableWrap } from '../../components/ui';
 import { dateTime, humanize } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
 import { useActions, useConfirm } from '../settings/common';
@@ -110,7 +110,7 @@ export function AdminTenantsPage() {
           <p className="empty">{filter === 'PENDING_APPROVAL' ? 'No registration is waiting for approval.' : filter === 'ALL' ? 'No organizations yet.' : `No ${current.label.toLowerCase()} organizations.`}</p>
         ) : (
           <>
-            <div className="table-wrap">
+            <TableWrap>
               <table>
                 <caption className="visually-hidden">{current.label} organizations</caption>
                 <thead>
@@ -159,7 +159,7 @@ export function AdminTenantsPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
             <Pagination page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />
           </>
         )}

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { Link, useSearchParams } from 'wouter';
 import { ApiError } from '../../api/client';
 import { useRoleAtLeast } from '../../api/session';
-import { Button, Dialog, ErrorBanner, PageHeader, SearchBox } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, PageHeader, SearchBox, TableWrap } from '../../components/ui';
 import { changeListQuery, isNarrowed, listQueryString, readListQuery, type ListQuery } from '../../lib/list-query';
 import './fleet.css';
 
@@ -69,7 +69,7 @@ export interface Column<T> {
 
 export function RecordTable<T extends { id: string }>({ caption, columns, rows }: { caption: string; columns: Array<Column<T>>; rows: T[] }) {
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -93,7 +93,7 @@ export function RecordTable<T extends { id: string }>({ caption, columns, rows }
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

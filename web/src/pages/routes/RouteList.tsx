@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
-import { ErrorBanner, Loading, PageHeader, Pagination, SelectField, StatusBadge } from '../../components/ui';
+import { ErrorBanner, Loading, PageHeader, Pagination, SelectField, StatusBadge, TableWrap } from '../../components/ui';
 import { hoursMinutes, miles } from '../../lib/format';
 import { inZone } from '../../lib/local-time';
 import { useApi } from '../../lib/use-api';
@@ -63,7 +63,7 @@ export function RouteListPage() {
         </div>
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <caption className="visually-hidden">Routes{status ? `, ${status.toLowerCase()}` : ''}, newest first</caption>
               <thead>
@@ -105,7 +105,7 @@ export function RouteListPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <p className="muted small">Times in your time zone; each route’s page shows them in the local time of every stop.</p>
           <Pagination page={page} pageSize={PAGE_SIZE} total={list.data?.total ?? 0} onPage={(p) => go({ page: p })} />
         </>

@@ -10,7 +10,7 @@ import { api, unwrap } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
 import { LogGrid } from '../../components/LogGrid';
 import { UsMap } from '../../components/UsMap';
-import { Button, Dialog, ErrorBanner, Facts, Field, Loading, Notice, PageHeader, StatusBadge } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, Facts, Field, Loading, Notice, PageHeader, StatusBadge, TableWrap } from '../../components/ui';
 import { planDutyChanges } from '../../lib/duty';
 import { hoursMinutes, miles, money, relative } from '../../lib/format';
 import { inZone } from '../../lib/local-time';
@@ -72,7 +72,7 @@ const endZone = (s: Segment) => (s.type === 'drive' ? s.to.time_zone : s.time_zo
 
 function Timeline({ segments }: { segments: RoutePlan['segments'] }) {
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table className="timeline">
         <caption className="visually-hidden">Segments of the trip, in order, with the HOS clocks left after each</caption>
         <thead>
@@ -121,13 +121,13 @@ function Timeline({ segments }: { segments: RoutePlan['segments'] }) {
           })}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
 function Stops({ stops }: { stops: RoutePlan['stops'] }) {
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table>
         <caption className="visually-hidden">Stops with their arrival and departure in each stop’s local time</caption>
         <thead>
@@ -169,7 +169,7 @@ function Stops({ stops }: { stops: RoutePlan['stops'] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

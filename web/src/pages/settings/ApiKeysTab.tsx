@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Item } from '../../api/client';
 import { useRoleAtLeast } from '../../api/session';
-import { Button, ErrorBanner, Field, Loading, Notice, Pagination, StatusBadge } from '../../components/ui';
+import { Button, ErrorBanner, Field, Loading, Notice, Pagination, StatusBadge, TableWrap } from '../../components/ui';
 import { dateTime, relative } from '../../lib/format';
 import { fieldErrors } from '../../lib/settings';
 import { useApi } from '../../lib/use-api';
@@ -95,7 +95,7 @@ function ApiKeys() {
         <p className="empty">No API keys yet. Create one above to connect another system.</p>
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <caption className="visually-hidden">API keys</caption>
               <thead>
@@ -136,7 +136,7 @@ function ApiKeys() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pagination page={page} pageSize={PAGE_SIZE} total={keys.data.total} onPage={setPage} />
         </>
       )}

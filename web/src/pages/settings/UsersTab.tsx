@@ -6,7 +6,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { api, unwrap, type Body, type Item } from '../../api/client';
 import { useMe, useRoleAtLeast } from '../../api/session';
-import { Button, ErrorBanner, Field, Loading, Notice, Pagination, SelectField, StatusBadge } from '../../components/ui';
+import { Button, ErrorBanner, Field, Loading, Notice, Pagination, SelectField, StatusBadge, TableWrap } from '../../components/ui';
 import { dateTime, humanize, relative } from '../../lib/format';
 import { fieldErrors, linkedDrivers } from '../../lib/settings';
 import { useApi } from '../../lib/use-api';
@@ -223,7 +223,7 @@ function Invitations({ tick }: { tick: number }) {
         <p className="empty">No invitations yet.</p>
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <caption className="visually-hidden">Invitations</caption>
               <thead>
@@ -264,7 +264,7 @@ function Invitations({ tick }: { tick: number }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pagination page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />
         </>
       )}
@@ -338,7 +338,7 @@ function Users() {
         !list.error && <Loading />
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <caption className="visually-hidden">Users</caption>
               <thead>
@@ -403,7 +403,7 @@ function Users() {
                 })}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pagination page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />
         </>
       )}

@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Item, type Ok } from '../../api/client';
 import { useRoleAtLeast } from '../../api/session';
-import { Button, Dialog, ErrorBanner, Facts, Field, Loading, Pagination, SelectField, StatusBadge } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, Facts, Field, Loading, Pagination, SelectField, StatusBadge, TableWrap } from '../../components/ui';
 import { dateTime, relative } from '../../lib/format';
 import { ALL_EVENTS, WEBHOOK_EVENTS, describeEvents, eventsToSend, fieldErrors, preciseTime } from '../../lib/settings';
 import { useApi, useInterval } from '../../lib/use-api';
@@ -106,7 +106,7 @@ export function WebhooksTab() {
         <p className="empty">No webhooks yet.{canEdit ? ' Add one to receive alerts, route and load events in your own systems.' : ''}</p>
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <caption className="visually-hidden">Webhooks</caption>
               <thead>
@@ -143,7 +143,7 @@ export function WebhooksTab() {
                           <Button variant="link" onClick={() => setEditing(w)} aria-label={`Edit ${w.url}`}>
                             Edit
                           </Button>
-                          <Button variant="link" onClick={() => rotate(w)} aria-label={`Rotate the secret of ${w.url}`}>
+                          <Button variant="link" onClick={() => rotate(w)} aria-label={`Rotate secret of ${w.url}`}>
                             Rotate secret
                           </Button>
                           {w.status === 'ACTIVE' ? (
@@ -162,7 +162,7 @@ export function WebhooksTab() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pagination page={page} pageSize={PAGE_SIZE} total={hooks.data.total} onPage={setPage} />
         </>
       )}
@@ -359,7 +359,7 @@ function DeliveryLog({ webhook, tick, canEdit, onClose }: { webhook: Webhook; ti
         <p className="empty">No deliveries{status ? ` with status ${status.toLowerCase()}` : ''} yet.{canEdit ? ' Send a test ping to try the webhook.' : ''}</p>
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <caption className="visually-hidden">Deliveries of {webhook.url}</caption>
               <thead>
@@ -404,7 +404,7 @@ function DeliveryLog({ webhook, tick, canEdit, onClose }: { webhook: Webhook; ti
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pagination page={page} pageSize={PAGE_SIZE} total={log.data.total} onPage={setPage} />
         </>
       )}
@@ -440,7 +440,7 @@ function DeliveryDetail({ id, onClose }: { id: string; onClose: () => void }) {
           {d.data.attempts.length === 0 ? (
             <p className="empty">No attempt yet.</p>
           ) : (
-            <div className="table-wrap">
+            <TableWrap>
               <table>
                 <thead>
                   <tr>
@@ -464,7 +464,7 @@ function DeliveryDetail({ id, onClose }: { id: string; onClose: () => void }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
         </>
       )}
