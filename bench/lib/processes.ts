@@ -32,6 +32,8 @@ export function compileServers(root: string, outDir: string): number {
     timeout: 300_000,
   });
   if (r.status !== 0) throw new Error(`compiling the servers failed (${r.status ?? r.signal ?? r.error?.message}):\n${r.stdout}${r.stderr}`);
+  // The app reads its version from package.json beside its sources (src/lib/version.ts: ../../package.json).
+  fs.copyFileSync(path.join(root, 'package.json'), path.join(outDir, 'package.json'));
   return (Date.now() - t0) / 1000;
 }
 

@@ -137,10 +137,11 @@ const PAGE_SQL = `SELECT id, first_name AS "firstName", last_name AS "lastName",
  ORDER BY last_name, first_name, id
  LIMIT 20 OFFSET 0`;
 
-const INSERT_SQL = `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'ACTIVE', $10, $10)
+const INSERT_SQL = `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, external_id, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'ACTIVE', $11, $11)
   RETURNING id, first_name AS "firstName", last_name AS "lastName", license_number AS "licenseNumber",
-       license_state AS "licenseState", truck_number AS "truckNumber", phone_number AS "phoneNumber", email, status,
+       license_state AS "licenseState", truck_number AS "truckNumber", phone_number AS "phoneNumber", email,
+       external_id AS "externalId", status,
        user_id AS "userId", current_hours_driven AS "currentHoursDriven", current_on_duty_time AS "currentOnDutyTime",
        current_cycle_used AS "currentCycleUsed", last_restart_date AS "lastRestartDate", created_at AS "createdAt",
        updated_at AS "updatedAt", deactivated_at AS "deactivatedAt", reactivated_at AS "reactivatedAt"`;
@@ -153,6 +154,7 @@ interface NewDriver {
   truckNumber?: string;
   phoneNumber?: string;
   email?: string;
+  externalId?: string;
 }
 
 const app = Fastify({ logger: false });
@@ -169,7 +171,7 @@ app.post('/api/v1/drivers', async (request, reply) => {
   const tenantId = await tenantOf(request);
   if (tenantId === undefined) return unauthorized(reply);
   const d = request.body as NewDriver;
-  const params = [tenantId, newId('driver'), d.firstName, d.lastName, d.licenseNumber, d.licenseState, d.truckNumber ?? null, d.phoneNumber ?? null, d.email ?? null, new Date()];
+  const params = [tenantId, newId('driver'), d.firstName, d.lastName, d.licenseNumber, d.licenseState, d.truckNumber ?? null, d.phoneNumber ?? null, d.email ?? null, d.externalId ?? null, new Date()];
   const rows = await inTenant(tenantId, (query) => query(INSERT_SQL, params));
   return reply.code(201).send(rows[0]);
 });
