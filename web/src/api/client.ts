@@ -28,9 +28,22 @@ export function onAccessToken(listener: (token: string | null) => void): () => v
 
 let refreshing: Promise<string | null> | null = null;
 
+/**
+ * The refresh request, one at a time across every tab of this browser. The refresh cookie is rotated on
+ * each use and an already-rotated one revokes the whole sign-in (reuse detection): two tabs refreshing at
+ * once would send the same cookie twice. Under the Web Lock the second tab's request leaves after the first
+ * has stored the new cookie, and carries that one.
+ */
+function postRefresh(): Promise<Response> {
+  const send = () => fetch('/api/v1/auth/refresh', { method: 'POST', credentials: 'same-origin' });
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  // The lock is held until the answer (and its Set-Cookie) has arrived.
+  return locks ? (locks.request('fleet-hos-session-refresh', send) as unknown as Promise<Response>) : send();
+}
+
 /** A new access token from the refresh cookie (one request however many callers ask at once), or null. */
 export function refreshAccessToken(): Promise<string | null> {
-  refreshing ??= fetch('/api/v1/auth/refresh', { method: 'POST', credentials: 'same-origin' })
+  refreshing ??= postRefresh()
     .then(async (res) => (res.ok ? ((await res.json()) as { accessToken: string }).accessToken : null))
     .catch(() => null)
     .then((token) => {
