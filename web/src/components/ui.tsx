@@ -25,14 +25,15 @@ export function Button({ variant = 'secondary', busy, children, ...rest }: Butto
   );
 }
 
-/** A labelled input; `hint` and `error` are tied to it for screen readers. */
-export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string }) {
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-err`].filter(Boolean).join(' ') || undefined;
+/** The ids a control's `aria-describedby` names: its hint and its error, when it has them. */
+export function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  return [hint && `${id}-hint`, error && `${id}-err`].filter(Boolean).join(' ') || undefined;
+}
+
+/** A control's hint and error lines, with the ids `describedBy` names. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={described} aria-invalid={error ? true : undefined} {...input} />
+    <>
       {hint && (
         <small id={`${id}-hint`} className="hint">
           {hint}
@@ -43,6 +44,18 @@ export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTML
           {error}
         </small>
       )}
+    </>
+  );
+}
+
+/** A labelled input; `hint` and `error` are tied to it for screen readers. */
+export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={describedBy(id, hint, error)} aria-invalid={error ? true : undefined} {...input} />
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -4,12 +4,11 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
-import { Button, ErrorBanner } from '../../components/ui';
+import { Button, ErrorBanner, FieldNotes, describedBy } from '../../components/ui';
 import { buildBody, errorsFromDetails, initialValues, type FieldErrors, type FieldSpec, type FormValues } from '../../lib/forms';
 
 function FormField({ spec, value, error, onChange }: { spec: FieldSpec; value: string | boolean; error?: string; onChange: (v: string | boolean) => void }) {
   const id = useId();
-  const describedBy = [spec.hint && `${id}-hint`, error && `${id}-err`].filter(Boolean).join(' ') || undefined;
   const label = (
     <>
       {spec.label}
@@ -21,7 +20,7 @@ function FormField({ spec, value, error, onChange }: { spec: FieldSpec; value: s
       )}
     </>
   );
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, required: spec.required, name: spec.name };
+  const common = { id, 'aria-describedby': describedBy(id, spec.hint, error), 'aria-invalid': error ? true : undefined, required: spec.required, name: spec.name };
   let control;
   if (spec.kind === 'checkbox') {
     return (
@@ -29,16 +28,7 @@ function FormField({ spec, value, error, onChange }: { spec: FieldSpec; value: s
         <label htmlFor={id}>
           <input type="checkbox" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} /> {label}
         </label>
-        {spec.hint && (
-          <small id={`${id}-hint`} className="hint">
-            {spec.hint}
-          </small>
-        )}
-        {error && (
-          <small id={`${id}-err`} className="field-error">
-            {error}
-          </small>
-        )}
+        <FieldNotes id={id} hint={spec.hint} error={error} />
       </div>
     );
   }
@@ -75,16 +65,7 @@ function FormField({ spec, value, error, onChange }: { spec: FieldSpec; value: s
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {control}
-      {spec.hint && (
-        <small id={`${id}-hint`} className="hint">
-          {spec.hint}
-        </small>
-      )}
-      {error && (
-        <small id={`${id}-err`} className="field-error">
-          {error}
-        </small>
-      )}
+      <FieldNotes id={id} hint={spec.hint} error={error} />
     </div>
   );
 }
