@@ -22,19 +22,6 @@ export function inZone(iso: string | null | undefined, timeZone?: string): strin
   }
 }
 
-/** "14:05 CST" — the time of day in the zone (for a timeline whose day is shown elsewhere). */
-export function clockInZone(iso: string | null | undefined, timeZone?: string): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone, timeZoneName: 'short' }).format(new Date(iso));
-}
-
-/** The yyyy-mm-dd of an instant in the zone. */
-export function dateInZone(iso: string, timeZone?: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).formatToParts(new Date(iso));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
-
 const WALL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
