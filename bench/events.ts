@@ -30,6 +30,7 @@ import pg from 'pg';
 import { compileServers, HOST, startServer, type Server } from './lib/processes.js';
 import { fmt } from './lib/report.js';
 import { ADMIN, APP_ENV, bearer, call, expectStatus } from './lib/seed.js';
+import { NODE_FLAGS } from '../src/runtime.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const intEnv = (name: string, dflt: number) => {
@@ -271,7 +272,7 @@ export async function benchWebhooks(buildDir: string, pgUrl: string): Promise<We
     });
     const expected = Math.min(WEBHOOK_EVENTS, drivers.length * perDriver);
     // The worker process: dispatch, fan-out and delivery of all of them.
-    worker = spawn(process.execPath, [path.join(buildDir, 'src', 'main.js')], {
+    worker = spawn(process.execPath, [...NODE_FLAGS, path.join(buildDir, 'src', 'main.js')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env, PROCESS_ROLES: 'worker', PORT: '0' },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -12,10 +12,11 @@ import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import type { Deps } from './deps.js';
-import { LocalBroadcast, RedisBroadcast } from './infra/broadcast.js';
+import { closeRedis, LocalBroadcast, RedisBroadcast } from './infra/broadcast.js';
 import { RedisCredentialsEpoch } from './infra/credentials-epoch.js';
 import { createMailer, type Mailer } from './infra/mailer.js';
-import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
+import { Lifecycle } from './infra/lifecycle.js';
+import { MemoryRateLimitStore, RedisRateLimitStore, ResilientRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
 import { loadSecrets } from './infra/secrets.js';
 import { systemResolver, WebhookHttp, type HostResolver } from './infra/webhook-http.js';
 import { systemClock, type Clock } from './lib/time.js';
@@ -60,6 +61,11 @@ export interface AppOptions {
   integrationAdapters?: IntegrationAdapter[];
   /** Where logs go (default stdout); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * What to do with the database schema: apply this version's migrations (default), or only check it is
+   * up to date (production api and worker processes: main.ts has checked, the readiness check keeps checking).
+   */
+  migrations?: 'apply' | 'verify';
 }
 
 /** The app with its dependencies and its background workers (started by main.ts for PROCESS_ROLES=worker). */
@@ -115,6 +121,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    // While the server drains (shutdown), requests that still arrive on open connections are served, not
+    // refused with 503: the process stops accepting connections, and a load balancer retries elsewhere only
+    // what it could not send.
+    return503OnClosing: false,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -132,17 +142,26 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   const ownsDb = opts.db === undefined;
   const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata'), schema: config.databaseSchema }));
-  await migrate(db);
+  if ((opts.migrations ?? 'apply') === 'apply') await migrate(db);
 
   // Imported only when configured: most deployments (and every test but the Redis ones) run without it.
-  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  // Commands fail within seconds while Redis is away (callers fall back), rather than wait for it.
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, commandTimeout: 2_000, lazyConnect: false }) : undefined;
   // A connection error is retried by ioredis; without a listener it would also crash the process.
   redis?.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis connection error'));
-  const rateLimits = opts.rateLimits ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
+  const rateLimits =
+    opts.rateLimits ??
+    (redis
+      ? new ResilientRateLimitStore(new RedisRateLimitStore(redis), redis, (degraded, err) =>
+          degraded
+            ? app.log.error({ err }, 'Redis is unreachable: rate limits and lockouts are counted in this process until it is back')
+            : app.log.info('Redis is back: rate limits are shared again'),
+        )
+      : new MemoryRateLimitStore());
   // Cached credentials are trusted for a minute when every process sees every change at once (the
   // Redis rate limiter reads the credentials epoch; PGlite is one process by construction), otherwise
   // for five seconds.
-  const sharedEpoch = redis !== undefined && rateLimits instanceof RedisRateLimitStore;
+  const sharedEpoch = redis !== undefined && (rateLimits instanceof ResilientRateLimitStore || rateLimits instanceof RedisRateLimitStore);
   const principalTtlMs = sharedEpoch || db.kind === 'pglite' ? 60_000 : 5_000;
   const apiKeyUsage = new ApiKeyUsage(db);
 
@@ -150,6 +169,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const deps: Deps = {
     config,
     db,
+    redis,
+    lifecycle: new Lifecycle(),
     clock: opts.clock ?? systemClock,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir, log: app.log as never }),
     secrets,
@@ -192,6 +213,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     void reply.header('X-Request-Id', String(request.id));
   });
 
+  // A process without the api role (a worker) listens only for its operations endpoints: liveness,
+  // readiness and metrics, for its orchestrator and its Prometheus; the API is the api processes'.
+  if (!config.processRoles.includes('api')) {
+    app.addHook('onRequest', async (request, reply) => {
+      const url = request.url.split('?')[0] ?? '';
+      if (url === '/api/v1/health' || url === '/api/v1/health/ready' || url === '/metrics') return;
+      return reply.status(404).send(errorBody(404, 'This process serves no API (PROCESS_ROLES has no api): only /api/v1/health, /api/v1/health/ready and /metrics'));
+    });
+  }
+
   registerErrorHandling(app);
   await app.register(cookie);
   await app.register(swagger, {
@@ -233,7 +264,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     deps.webhookHttp.close();
     await deps.broadcast.close();
     await rateLimits.close();
-    if (redis) await redis.quit();
+    if (redis) await closeRedis(redis);
     if (ownsDb) await db.close();
   });
   return app as unknown as App;

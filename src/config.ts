@@ -4,7 +4,11 @@
  */
 import path from 'node:path';
 
-export type ProcessRole = 'api' | 'worker';
+/**
+ * api: serves HTTP and realtime; worker: background work; migrate: applies the database migrations (alone:
+ * applies them and exits; with api/worker: before serving).
+ */
+export type ProcessRole = 'api' | 'worker' | 'migrate';
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -21,6 +25,19 @@ export interface Config {
   dataDir: string;
   redisUrl: string | undefined;
   processRoles: ProcessRole[];
+  /**
+   * MIGRATION_WAIT_SECONDS: in production an api or worker process does not migrate; finding the schema
+   * behind, it waits this long for the migrate role to bring it up to date (readiness answers 503
+   * meanwhile), then gives up (0: gives up at once, with a message that says what to run).
+   */
+  migrationWaitSeconds: number;
+  /**
+   * SHUTDOWN_DELAY_SECONDS: after SIGTERM an api process reports not-ready and keeps serving this long, so
+   * that load balancers stop sending it new work before it stops accepting (SIGINT skips the delay).
+   */
+  shutdownDelayMs: number;
+  /** SHUTDOWN_TIMEOUT_SECONDS: the whole shutdown, the delay included; past it the process exits anyway. */
+  shutdownTimeoutMs: number;
   jwtSecret: string | undefined;
   encryptionKey: string | undefined;
   authMockLogin: boolean;
@@ -152,9 +169,14 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const roles = (r.str('PROCESS_ROLES') ?? 'api,worker').split(',').map((s) => s.trim()).filter(Boolean);
-  const badRoles = roles.filter((x) => x !== 'api' && x !== 'worker');
+  const badRoles = roles.filter((x) => x !== 'api' && x !== 'worker' && x !== 'migrate');
   if (badRoles.length > 0 || roles.length === 0) {
-    r.problems.push(`PROCESS_ROLES: expected a comma-separated list of api and worker, got "${r.str('PROCESS_ROLES')}"`);
+    r.problems.push(`PROCESS_ROLES: expected a comma-separated list of api, worker and migrate, got "${r.str('PROCESS_ROLES')}"`);
+  }
+  const shutdownDelaySeconds = r.int('SHUTDOWN_DELAY_SECONDS', 2, 0, 300);
+  const shutdownTimeoutSeconds = r.int('SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600);
+  if (shutdownDelaySeconds >= shutdownTimeoutSeconds) {
+    r.problems.push(`SHUTDOWN_DELAY_SECONDS: must be shorter than SHUTDOWN_TIMEOUT_SECONDS (${shutdownTimeoutSeconds})`);
   }
 
   const jwtSecret = r.str('JWT_SECRET');
@@ -217,7 +239,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseSchema,
     dataDir,
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
-    processRoles: badRoles.length === 0 && roles.length > 0 ? (roles as ProcessRole[]) : ['api', 'worker'],
+    processRoles: badRoles.length === 0 && roles.length > 0 ? [...new Set(roles as ProcessRole[])] : ['api', 'worker'],
+    migrationWaitSeconds: r.int('MIGRATION_WAIT_SECONDS', 0, 0, 3600),
+    shutdownDelayMs: shutdownDelaySeconds * 1000,
+    shutdownTimeoutMs: shutdownTimeoutSeconds * 1000,
     jwtSecret,
     encryptionKey,
     authMockLogin: isProduction ? false : r.bool('AUTH_MOCK_LOGIN', false),

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/types.js';
+import type { Redis } from 'ioredis';
 import type { Broadcast } from './infra/broadcast.js';
+import type { Lifecycle } from './infra/lifecycle.js';
 import type { Mailer } from './infra/mailer.js';
 import type { RateLimitStore } from './infra/rate-limit-store.js';
 import type { Secrets } from './infra/secrets.js';
@@ -17,6 +19,10 @@ import type { IntegrationRegistry } from './modules/integrations/integrations.re
 export interface Deps {
   config: Config;
   db: Database;
+  /** The process's Redis connection (commands), when REDIS_URL is set. */
+  redis: Redis | undefined;
+  /** Serving or draining (readiness). */
+  lifecycle: Lifecycle;
   clock: Clock;
   mailer: Mailer;
   secrets: Secrets;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { NODE_FLAGS } from '../../src/runtime.js';
 
 export const HOST = '127.0.0.1';
 const STARTUP_TIMEOUT_MS = 90_000;
@@ -92,13 +93,14 @@ export interface Server {
 }
 
 /**
- * Starts `node [nodeArgs] script` and waits until it answers HTTP on `readyPath` (any status).
+ * Starts `node [NODE_FLAGS] [nodeArgs] script` and waits until it answers HTTP on `readyPath` (any status).
  * Only an explicit environment is passed, so that a developer's DATABASE_URL and the like cannot
  * leak into a server.
  */
 export async function startServer(name: string, root: string, script: string, env: Record<string, string>, readyPath: string, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  // Every server runs with the service's V8 settings (what `npm start` and the container give it).
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, script], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env, PORT: String(port), HOST },
     stdio: ['ignore', 'pipe', 'pipe'],

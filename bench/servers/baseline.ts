@@ -38,7 +38,6 @@ import { openPglite } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Database, Tx } from '../../src/db/types.js';
 import { newId } from '../../src/lib/ids.js';
-import { tuneRuntime } from '../../src/runtime.js';
 import type { BenchSeed } from './seed-file.js';
 import { listenAndServe } from './serve.js';
 
@@ -93,8 +92,7 @@ let inTenant: <T>(tenantId: string, fn: (query: Query) => Promise<T>) => Promise
 let closeDb: () => Promise<void>;
 
 const url = process.env.DATABASE_URL;
-// The same runtime as the app's server (src/main.ts): the same WASM compiler and GC settings.
-tuneRuntime({ embeddedDatabase: !(url && /^postgres(ql)?:\/\//.test(url)) });
+// The same V8 settings as the app's server come from the command line (bench/lib/processes.ts: NODE_FLAGS).
 if (url && /^postgres(ql)?:\/\//.test(url)) {
   const schema = process.env.DATABASE_SCHEMA;
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c statement_timeout=15s${schema ? ` -c search_path=${schema}` : ''}` });

@@ -290,6 +290,9 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     const c = await pool.connect();
     try {
       await c.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema.replace(/"/g, '')}"`);
+    } catch (err) {
+      // Two processes creating it at the same moment: the other one won, the schema is there.
+      if ((err as { code?: string }).code !== '23505' && (err as { code?: string }).code !== '42P06') throw err;
     } finally {
       c.release();
     }

@@ -62,6 +62,29 @@ BEGIN
 END $$;
 `;
 
+export interface MigrationStatus {
+  /** Migrations of this version not applied to the database: the schema is behind. */
+  pending: string[];
+  /** Migrations the database has that this version does not know (a newer version migrated it). */
+  unknown: string[];
+}
+
+/** Compares the database's applied migrations with this version's, without changing anything. */
+export async function migrationStatus(db: Database): Promise<MigrationStatus> {
+  const applied = await db.system(async (tx) => {
+    const { rows } = await tx.query<{ present: boolean }>(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
+    if (!rows[0]?.present) return new Set<string>();
+    return new Set((await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id));
+  });
+  const known = new Set(MIGRATIONS.map((m) => m.id));
+  return { pending: MIGRATIONS.filter((m) => !applied.has(m.id)).map((m) => m.id), unknown: [...applied].filter((id) => !known.has(id)).sort() };
+}
+
+/**
+ * Applies this version's pending migrations and returns their ids. On PostgreSQL the whole run holds a
+ * transaction-scoped advisory lock: concurrent runs (several instances starting, two migrate jobs) apply
+ * each migration once; the others wait for the lock, then find nothing left to do.
+ */
 export async function migrate(db: Database): Promise<string[]> {
   return db.system(async (tx) => {
     // One migrator at a time across processes sharing a PostgreSQL database.

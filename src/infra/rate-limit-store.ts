@@ -12,9 +12,10 @@ export interface RateDecision {
   retryAfterMs: number;
   /**
    * The credentials epoch (see credentials-epoch.ts), read in the same round trip by a shared store;
-   * undefined for the in-process store, '' while no change has been announced.
+   * undefined for the in-process store, '' while no change has been announced, null when the shared
+   * store could not be reached and this process decided alone (ResilientRateLimitStore).
    */
-  epoch?: string;
+  epoch?: string | null;
 }
 
 /**
@@ -144,5 +145,84 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async close(): Promise<void> {
     // The Redis connection is owned by the app and closed there.
+  }
+}
+
+/**
+ * The Redis store, degrading instead of failing: while Redis is unreachable (not connected, or a command
+ * fails or times out) each process counts on its own, in memory, with the same limits, and its decisions
+ * say so (`epoch: null`: the credentials cache then trusts its entries for seconds, not a minute). Once
+ * Redis answers again the shared counts apply again. A request is never refused because Redis is away;
+ * at worst, during an outage, a credential gets its allowance once per process.
+ */
+export class ResilientRateLimitStore implements RateLimitStore {
+  private readonly local = new MemoryRateLimitStore();
+  private degradedSince: number | undefined;
+
+  constructor(
+    private readonly shared: RedisRateLimitStore,
+    private readonly redis: Pick<Redis, 'status'>,
+    /** Told when the store starts and stops deciding alone. */
+    private readonly onDegraded: (degraded: boolean, err?: unknown) => void = () => undefined,
+  ) {}
+
+  /** Whether decisions are being made in this process alone (Redis unreachable). */
+  get degraded(): boolean {
+    return this.degradedSince !== undefined;
+  }
+
+  async hit(key: string, limit: number, periodMs: number, nowMs: number): Promise<RateDecision> {
+    const d = await this.either(
+      () => this.shared.hit(key, limit, periodMs),
+      () => this.local.hit(key, limit, periodMs, nowMs),
+      nowMs,
+    );
+    return this.degraded ? { ...d, epoch: null } : d;
+  }
+
+  attempt(key: string, policy: LockoutPolicy, nowMs: number): Promise<LockoutDecision> {
+    return this.either(
+      () => this.shared.attempt(key, policy, nowMs),
+      () => this.local.attempt(key, policy, nowMs),
+      nowMs,
+    );
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.local.clear(key);
+    await this.either(
+      () => this.shared.clear(key),
+      async () => undefined,
+      Date.now(),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+  }
+
+  private async either<T>(shared: () => Promise<T>, local: () => Promise<T>, nowMs: number): Promise<T> {
+    // Not connected: do not queue behind the reconnection, decide now.
+    if (this.redis.status !== 'ready') {
+      this.degrade(nowMs);
+      return local();
+    }
+    try {
+      const result = await shared();
+      if (this.degradedSince !== undefined) {
+        this.degradedSince = undefined;
+        this.onDegraded(false);
+      }
+      return result;
+    } catch (err) {
+      this.degrade(nowMs, err);
+      return local();
+    }
+  }
+
+  private degrade(nowMs: number, err?: unknown): void {
+    if (this.degradedSince !== undefined) return;
+    this.degradedSince = nowMs;
+    this.onDegraded(true, err);
   }
 }

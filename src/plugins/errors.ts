@@ -28,6 +28,19 @@ function detailsOf(all: AjvIssue[], part: string | undefined): ErrorDetail[] {
   });
 }
 
+/**
+ * Errors that mean the database could not be reached or went away mid-request (a restart, a failover): the
+ * request did not complete and may be retried, so 503 with Retry-After, not a 500. Node's socket errors,
+ * pg's lost connections, and PostgreSQL's class 08 (connection exception) and 57P01–57P03 (shutting
+ * down, cannot connect now).
+ */
+function databaseUnavailable(err: { code?: unknown; message?: unknown }): boolean {
+  const code = typeof err.code === 'string' ? err.code : '';
+  if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
+  const message = typeof err.message === 'string' ? err.message : '';
+  return /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/.test(message);
+}
+
 /** One mapping from every error to the spec's error body; no stack traces leave the process. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError & { validation?: AjvIssue[]; validationContext?: string }, request, reply) => {
@@ -49,6 +62,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       const message = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Malformed JSON body' : err.message;
       return reply.status(status).send(errorBody(status, message));
+    }
+    if (databaseUnavailable(err)) {
+      request.log.warn({ err: { code: err.code, message: err.message } }, 'request failed: the database is unavailable');
+      return reply.header('Retry-After', '2').status(503).send(errorBody(503, 'The database is unavailable at the moment; retry shortly', { requestId: String(request.id) }));
     }
     request.log.error({ err }, 'request failed');
     return reply.status(500).send(errorBody(500, 'Internal Server Error', { requestId: String(request.id) }));

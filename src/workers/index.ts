@@ -59,11 +59,23 @@ export class Workers {
     for (const loop of this.loops.values()) loop.start();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops every loop: passes under way are told to wind down and given `graceMs` to end; then each
+   * worker gives back what it still holds (claimed routes, deliveries, events, syncs), so that the
+   * other workers take it over at once rather than when its lease runs out.
+   */
+  async stop(opts: { graceMs?: number } = {}): Promise<void> {
     if (!this.started) return;
     this.started = false;
     for (const stop of this.stopListening.splice(0)) await stop();
-    await Promise.all([...this.loops.values()].map((loop) => loop.stop()));
+    let timer: NodeJS.Timeout | undefined;
+    const ended = Promise.all([...this.loops.values()].map((loop) => loop.stop()));
+    const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.graceMs ?? 10_000)));
+    if ((await Promise.race([ended, graceOver])) === 'timeout') this.deps.log.warn('background passes did not end in time; giving their work back');
+    clearTimeout(timer);
+    await Promise.all(
+      [...this.loops.values()].map((loop) => loop.worker.release?.().catch((err: unknown) => this.deps.log.warn({ err, worker: loop.worker.name }, 'could not give back claimed work'))),
+    );
   }
 }
 
@@ -71,12 +83,13 @@ export class Workers {
 function observed(worker: Worker, after: (did: number, seconds: number) => void): Worker {
   return {
     name: worker.name,
-    async runOnce(now: Date): Promise<number> {
+    async runOnce(now: Date, stopping?: AbortSignal): Promise<number> {
       const started = performance.now();
-      const did = await worker.runOnce(now);
+      const did = await worker.runOnce(now, stopping);
       after(did, (performance.now() - started) / 1000);
       return did;
     },
+    release: worker.release?.bind(worker),
   };
 }
 

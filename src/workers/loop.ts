@@ -4,7 +4,13 @@ import type { Clock } from '../lib/time.js';
 /** A background job: one pass does what is due at `now` and says how much it did. */
 export interface Worker {
   readonly name: string;
-  runOnce(now: Date): Promise<number>;
+  /** `stopping` is aborted when the process shuts down: a long pass stops taking new work and winds down. */
+  runOnce(now: Date, stopping?: AbortSignal): Promise<number>;
+  /**
+   * Gives back whatever this worker still holds (claims, leases) so that another worker takes it at once,
+   * not when the lease runs out. Called when the process stops, after its passes ended or were given up on.
+   */
+  release?(): Promise<void>;
 }
 
 export interface LoopOptions {
@@ -25,6 +31,7 @@ export class WorkerLoop {
   private wakeUp: (() => void) | undefined;
   private pending = false;
   private done: Promise<void> = Promise.resolve();
+  private stopping = new AbortController();
 
   constructor(
     readonly worker: Worker,
@@ -34,6 +41,7 @@ export class WorkerLoop {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = new AbortController();
     this.done = this.run();
   }
 
@@ -43,8 +51,10 @@ export class WorkerLoop {
     this.wakeUp?.();
   }
 
+  /** Stops after the pass under way, which is told to wind down; resolves when it has ended. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     this.wakeUp?.();
     await this.done;
   }
@@ -55,7 +65,7 @@ export class WorkerLoop {
       this.pending = false;
       let did = 0;
       try {
-        did = await this.worker.runOnce(this.opts.clock.now());
+        did = await this.worker.runOnce(this.opts.clock.now(), this.stopping.signal);
         failures = 0;
       } catch (err) {
         failures++;

@@ -68,7 +68,7 @@ describe.each(DB_KINDS)('outbox dispatcher (%s)', (kind) => {
     expect(await dispatcher.depth()).toBe(0);
   });
 
-  it('a pass that fails after publishing leaves the events to be handed on again after the lease, with the same stream positions, to the sinks once', async () => {
+  it('a pass that fails after publishing gives its events back at once: handed on again with the same stream positions, to the sinks once', async () => {
     const r = recorder();
     const dispatcher = new OutboxDispatcher(db, r.broadcast, [r.sink], { batch: 100, leaseMs: 30_000, retentionMs: 86_400_000 });
     const ids = await emit(2, at(10_000));
@@ -76,12 +76,42 @@ describe.each(DB_KINDS)('outbox dispatcher (%s)', (kind) => {
     await expect(dispatcher.runOnce(at(11_000))).rejects.toThrow('sink down');
     const first = r.published.filter((e) => ids.includes(e.id));
     expect(first).toHaveLength(2);
-    // Within the lease no one takes them; after it, they go again.
-    expect(await dispatcher.runOnce(at(20_000))).toBe(0);
-    expect(await dispatcher.runOnce(at(42_000))).toBe(2);
+    // Well within the lease, the next pass takes them again.
+    expect(await dispatcher.runOnce(at(12_000))).toBe(2);
     const again = r.published.filter((e) => ids.includes(e.id)).slice(2);
     expect(again.map((e) => e.seq)).toEqual(first.map((e) => e.seq));
     expect(r.handled.filter((e) => ids.includes(e.id))).toHaveLength(2);
+  });
+
+  /** A broadcast whose publishing never ends: a dispatcher stuck (or dying) between claim and hand-on. */
+  function stuckBroadcast(): LocalBroadcast {
+    const b = new LocalBroadcast();
+    b.publish = () => new Promise<void>(() => undefined);
+    return b;
+  }
+
+  it("a dispatcher that dies mid-pass leaves its events to another after the lease, with the same stream positions", async () => {
+    const r = recorder();
+    const dying = new OutboxDispatcher(db, stuckBroadcast(), [r.sink], { batch: 100, leaseMs: 30_000, retentionMs: 86_400_000 });
+    const survivor = new OutboxDispatcher(db, r.broadcast, [r.sink], { batch: 100, leaseMs: 30_000, retentionMs: 86_400_000 });
+    const ids = await emit(2, at(50_000));
+    void dying.runOnce(at(51_000));
+    await expect.poll(async () => (await db.system((tx) => tx.query('SELECT 1 FROM outbox_events WHERE id = ANY($1) AND claimed_until IS NOT NULL', [ids]))).rows.length).toBe(2);
+    expect(await survivor.runOnce(at(60_000))).toBe(0);
+    expect(await survivor.runOnce(at(82_000))).toBe(2);
+    expect(r.handled.filter((e) => ids.includes(e.id))).toHaveLength(2);
+  });
+
+  it('a dispatcher shut down mid-pass gives its events back (release): another takes them at once', async () => {
+    const r = recorder();
+    const stopping = new OutboxDispatcher(db, stuckBroadcast(), [r.sink], { batch: 100, leaseMs: 30_000, retentionMs: 86_400_000 });
+    const survivor = new OutboxDispatcher(db, r.broadcast, [r.sink], { batch: 100, leaseMs: 30_000, retentionMs: 86_400_000 });
+    const ids = await emit(2, at(90_000));
+    void stopping.runOnce(at(91_000));
+    await expect.poll(async () => (await db.system((tx) => tx.query('SELECT 1 FROM outbox_events WHERE id = ANY($1) AND claimed_until IS NOT NULL', [ids]))).rows.length).toBe(2);
+    await stopping.release();
+    expect(await survivor.runOnce(at(92_000))).toBe(2);
+    expect(r.published.filter((e) => ids.includes(e.id)).map((e) => e.id)).toEqual(ids);
   });
 
   it('two dispatchers never hand the same event to the sinks', async () => {

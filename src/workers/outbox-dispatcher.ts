@@ -29,6 +29,8 @@ const PRUNE_EVERY_PASSES = 200;
 export class OutboxDispatcher implements Worker {
   readonly name = 'outbox';
   private passes = 0;
+  /** Events claimed by the pass under way and not yet marked published: what a shutdown gives back. */
+  private held: StreamEvent[] = [];
 
   constructor(
     private readonly db: Database,
@@ -41,6 +43,20 @@ export class OutboxDispatcher implements Worker {
     if (++this.passes % PRUNE_EVERY_PASSES === 1) await this.prune(now);
     const events = await this.db.system((tx) => claim(tx, now, this.opts));
     if (events.length === 0) return 0;
+    this.held = events;
+    try {
+      await this.handOn(events, now);
+    } catch (err) {
+      // Redis or the database failed us midway: give the events back now, not when the lease runs out, so
+      // that the next pass (this dispatcher's after its pause, or another's) takes them again at once.
+      await this.release().catch(() => undefined);
+      throw err;
+    }
+    this.held = [];
+    return events.length;
+  }
+
+  private async handOn(events: StreamEvent[], now: Date): Promise<void> {
     for (const event of events) await this.broadcast.publish(EVENTS_CHANNEL, JSON.stringify(event));
     await this.db.system(async (tx) => {
       for (const sink of this.sinks) await sink.handle(tx, events, now);
@@ -51,7 +67,21 @@ export class OutboxDispatcher implements Worker {
         [now, events.map((e) => e.tenantId), events.map((e) => e.id)],
       );
     });
-    return events.length;
+  }
+
+  /** Unpublished events of an interrupted pass are due again at once (they keep their stream positions). */
+  async release(): Promise<void> {
+    const events = this.held;
+    this.held = [];
+    if (events.length === 0) return;
+    await this.db.system((tx) =>
+      tx.query(
+        `UPDATE outbox_events o SET claimed_until = NULL
+           FROM unnest($1::text[], $2::text[]) AS e (tenant_id, id)
+          WHERE o.tenant_id = e.tenant_id AND o.id = e.id AND o.published_at IS NULL`,
+        [events.map((e) => e.tenantId), events.map((e) => e.id)],
+      ),
+    );
   }
 
   /** Unpublished events (the backlog), for the metrics. */

@@ -64,6 +64,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /metrics': { repeatable: true },
   'GET /api/v1/openapi.json': { repeatable: true },
   'GET /api/v1/health': { repeatable: true },
+  'GET /api/v1/health/ready': { repeatable: true },
   'POST /api/v1/tenants/register': { body: () => buildRegistration() as unknown as Json, repeatable: true },
   'POST /api/v1/auth/login': { body: (w) => ({ email: w.owner.email, password: w.owner.password }), repeatable: true },
   'POST /api/v1/auth/idp/exchange': { body: (w) => ({ idpToken: w.idpToken }), repeatable: true },

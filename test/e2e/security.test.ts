@@ -55,6 +55,7 @@ const SAMPLES: Record<string, Sample> = {
   'GET /metrics': { access: PUBLIC_UNLIMITED },
   'GET /api/v1/openapi.json': { access: PUBLIC_UNLIMITED },
   'GET /api/v1/health': { access: PUBLIC_UNLIMITED },
+  'GET /api/v1/health/ready': { access: PUBLIC_UNLIMITED },
   'POST /api/v1/tenants/register': { access: PUBLIC },
   'POST /api/v1/auth/login': { access: PUBLIC },
   'POST /api/v1/auth/idp/exchange': { access: PUBLIC },

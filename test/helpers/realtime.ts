@@ -164,11 +164,14 @@ export function socketClient(base: string, token: string | undefined): Socket {
   return connectSocket(base, { path: '/socket.io', transports: ['websocket'], auth: token === undefined ? {} : { token }, reconnection: false, forceNew: true });
 }
 
-/** Resolves once connected, or rejects with the connect_error. */
+/**
+ * Resolves once connected and settled: the server's `connection:ready` (the socket is in its rooms, and has
+ * been sent what it missed, if anything) has arrived; rejects with the connect_error. Call it before any
+ * await once the socket is created, so that `connection:ready` cannot pass unseen.
+ */
 export function connected(socket: Socket): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    if (socket.connected) return resolve(socket);
-    socket.once('connect', () => resolve(socket));
+    socket.once('connection:ready', () => resolve(socket));
     socket.once('connect_error', reject);
   });
 }

@@ -35,6 +35,8 @@ export interface PrincipalDirectoryOptions {
    * without a shared epoch (PostgreSQL without Redis), it bounds how long they act on a stale entry.
    */
   ttlMs: number;
+  /** How long an entry is trusted while the shared epoch cannot be read (Redis unreachable); default 5 s. */
+  unreachableTtlMs?: number;
   /** Tells the other processes of a change (Redis); absent: one process, or nobody to tell. */
   epoch?: CredentialsEpoch;
   /** Where a failure to tell the other processes is reported. */
@@ -62,6 +64,10 @@ export class PrincipalDirectory {
   private readonly keys = new Map<string, Entry<ApiKeyPrincipal>>();
   private generation = 0;
   private knownEpoch: string | undefined;
+  /** The shared epoch could not be read lately: entries are trusted for the short TTL. */
+  private epochUnreachable = false;
+  /** A change could not be announced (Redis unreachable): announced again once the epoch can be read. */
+  private announcePending = false;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
 
@@ -126,21 +132,40 @@ export class PrincipalDirectory {
    */
   async changed(change: PrincipalChange): Promise<void> {
     this.forget(change);
+    await this.announce();
+  }
+
+  private async announce(): Promise<void> {
+    if (!this.opts.epoch) return;
     try {
-      await this.opts.epoch?.advance();
+      this.announcePending = false;
+      await this.opts.epoch.advance();
     } catch (err) {
+      this.announcePending = true;
       this.opts.onEpochError?.(err);
     }
   }
 
   /**
-   * The epoch as the request's round trip to Redis found it (undefined: no shared epoch). Returns true
-   * when it moved since last seen: the cache was emptied, and what was read from it must be read again.
+   * The epoch as the request's round trip to Redis found it (undefined: no shared epoch; null: there is
+   * one but it could not be read, Redis being unreachable). Returns true when it moved since last seen:
+   * the cache was emptied, and what was read from it must be read again.
+   *
+   * While it cannot be read, entries are trusted for seconds only (changes elsewhere are not heard of);
+   * when it can be read again everything cached meanwhile is forgotten, and a change made here meanwhile
+   * is announced then.
    */
-  observe(epoch: string | undefined): boolean {
-    if (epoch === undefined || epoch === this.knownEpoch) return false;
+  observe(epoch: string | null | undefined): boolean {
+    if (epoch === undefined) return false;
+    if (epoch === null) {
+      this.epochUnreachable = true;
+      return false;
+    }
+    if (this.announcePending) void this.announce();
+    if (epoch === this.knownEpoch && !this.epochUnreachable) return false;
     // Also on the first sighting: what was cached before it may predate a change.
     this.knownEpoch = epoch;
+    this.epochUnreachable = false;
     this.forget(null);
     return true;
   }
@@ -148,7 +173,8 @@ export class PrincipalDirectory {
   private read<P>(map: Map<string, Entry<P>>, key: string, nowMs: number): P | undefined {
     const hit = map.get(key);
     if (!hit) return undefined;
-    if (nowMs - hit.at < this.ttlMs && nowMs >= hit.at) return hit.value;
+    const ttl = this.epochUnreachable ? (this.opts.unreachableTtlMs ?? 5_000) : this.ttlMs;
+    if (nowMs - hit.at < ttl && nowMs >= hit.at) return hit.value;
     map.delete(key);
     return undefined;
   }

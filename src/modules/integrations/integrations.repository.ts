@@ -153,6 +153,20 @@ export interface ClaimedSync {
 }
 
 /**
+ * Gives claimed syncs back (a worker shutting down mid-sync): they stay SYNCING and due, for any worker
+ * to take at once. Only claims still held under their lease are touched.
+ */
+export async function releaseSyncs(tx: Tx, claims: ClaimedSync[]): Promise<void> {
+  if (claims.length === 0) return;
+  await tx.query(
+    `UPDATE integrations i SET locked_until = NULL
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS c (tenant_id, id, lease)
+      WHERE i.tenant_id = c.tenant_id AND i.id = c.id AND i.locked_until = c.lease AND i.status = 'SYNCING'`,
+    [claims.map((c) => c.tenantId), claims.map((c) => c.row.id), claims.map((c) => c.lease)],
+  );
+}
+
+/**
  * Claims up to `limit` integrations of any tenant whose sync is due: ACTIVE with next_sync_at reached,
  * or SYNCING (requested by hand, or left by a worker whose lease ran out). FOR UPDATE SKIP LOCKED: no two
  * workers take the same one. Run as the schema owner (db.system).

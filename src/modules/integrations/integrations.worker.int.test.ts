@@ -86,6 +86,30 @@ describe.each(DB_KINDS)('integrations sync worker: leases and fences (%s)', (kin
     expect(await eventCount(id)).toBe(0);
   });
 
+  it('a worker shutting down gives its syncs back: nothing is recorded for them, and another pass takes them at once', async () => {
+    const id = await activeIntegration();
+    const shutdown = new AbortController();
+    const started = adapter.whenStarted();
+    const w = worker();
+    const pass = w.runOnce(clock.now(), shutdown.signal);
+    await started;
+    shutdown.abort();
+    await w.release!();
+    // The vendor call returns after all: the stopped pass records neither a success nor a failure.
+    adapter.release();
+    await pass;
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'SYNCING', lastSyncAt: null });
+    expect(await eventCount(id)).toBe(0);
+    // Well within the 10-minute lease, the next pass syncs it.
+    const again = adapter.whenStarted();
+    const next = w.runOnce(clock.now());
+    await again;
+    adapter.release();
+    expect(await next).toBe(1);
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'ACTIVE', lastSyncAt: clock.now().toISOString() });
+    expect(await eventCount(id)).toBe(1);
+  });
+
   it("a crashed worker's sync is taken up again once its lease has run out", async () => {
     const id = await activeIntegration();
     // A worker claimed it and died: SYNCING under a lease that ends in the future.

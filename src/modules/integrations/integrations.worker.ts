@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { applySyncResult } from './apply/index.js';
 import { raiseSyncFailedAlert, resolveSyncFailedAlert } from './integrations.alerts.js';
 import type { IntegrationRegistry } from './integrations.registry.js';
-import { claimDueSyncs, updateIntegration, type ClaimedSync } from './integrations.repository.js';
+import { claimDueSyncs, releaseSyncs, updateIntegration, type ClaimedSync } from './integrations.repository.js';
 import { secretsOf } from './integrations.config.js';
 import { failureOf, openConfig } from './integrations.service.js';
 
@@ -85,6 +85,8 @@ async function activeRoutePoints(tx: Tx, tenantId: string, now: Date): Promise<S
  */
 export class IntegrationSyncWorker implements Worker {
   readonly name = 'integrations';
+  /** Syncs claimed and not yet recorded: what a shutdown gives back. */
+  private readonly held = new Set<ClaimedSync>();
 
   constructor(
     private readonly db: Database,
@@ -92,14 +94,28 @@ export class IntegrationSyncWorker implements Worker {
     private readonly opts: SyncOptions = DEFAULT_SYNC_OPTIONS,
   ) {}
 
-  async runOnce(now: Date): Promise<number> {
+  /** A shutdown (`stopping`) aborts the syncs under way; they are given back (release), not recorded as failed. */
+  async runOnce(now: Date, stopping?: AbortSignal): Promise<number> {
+    if (stopping?.aborted) return 0;
     const lease = new Date(now.getTime() + this.opts.leaseMs);
     const claimed = await this.db.system((tx) => claimDueSyncs(tx, now, this.opts.batch, lease));
-    await Promise.all(claimed.map((c) => this.syncOne(c, now)));
+    for (const c of claimed) this.held.add(c);
+    await Promise.all(claimed.map((c) => this.syncOne(c, now, stopping)));
     return claimed.length;
   }
 
-  private async syncOne(c: ClaimedSync, now: Date): Promise<void> {
+  async release(): Promise<void> {
+    const claims = [...this.held];
+    this.held.clear();
+    await this.db.system((tx) => releaseSyncs(tx, claims));
+  }
+
+  private async syncOne(c: ClaimedSync, now: Date, stopping?: AbortSignal): Promise<void> {
+    await this.runSync(c, now, stopping);
+    if (!stopping?.aborted) this.held.delete(c);
+  }
+
+  private async runSync(c: ClaimedSync, now: Date, stopping?: AbortSignal): Promise<void> {
     const { tenantId, row } = c;
     let config: Record<string, unknown> = {};
     let outcome: { ok: true; result: SyncResult } | { ok: false; error: { code: string; details: string } };
@@ -107,16 +123,18 @@ export class IntegrationSyncWorker implements Worker {
       config = openConfig(this.io.encryptionKey, row.configCiphertext);
       const adapter = this.io.registry.get(row.vendor);
       if (!adapter) throw Object.assign(new Error('no adapter'), { name: 'NoAdapter' });
-      const signal = AbortSignal.timeout(this.opts.timeoutMs);
+      const signal = stopping ? AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs), stopping]) : AbortSignal.timeout(this.opts.timeoutMs);
       const ctx = await this.db.tenant(tenantId, (tx) => loadContext(tx, tenantId, now, signal));
       const result = await adapter.sync(config, ctx);
       outcome = { ok: true, result };
     } catch (err) {
       const failure =
         err instanceof Error && err.name === 'NoAdapter' ? { code: 'INVALID_CONFIG' as const, details: `No adapter for vendor ${row.vendor} in this service` } : failureOf(err, secretsOf(this.io.registry.get(row.vendor), config));
-      this.io.log.warn({ tenantId, integrationId: row.id, vendor: row.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration sync failed');
+      if (!stopping?.aborted) this.io.log.warn({ tenantId, integrationId: row.id, vendor: row.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration sync failed');
       outcome = { ok: false, error: failure };
     }
+    // Interrupted by the shutdown: neither a success nor a failure; the sync is given back (release).
+    if (stopping?.aborted) return;
     const at = this.io.clock.now();
     if (outcome.ok) {
       try {

@@ -170,6 +170,37 @@ describe.each(DB_KINDS)('monitoring worker (%s)', (kind) => {
   });
 });
 
+describe.each(DB_KINDS)('monitoring worker shutting down (%s)', (kind) => {
+  let shared: Database;
+  let t: TestApp;
+  let acme: TenantFixture;
+
+  beforeAll(async () => {
+    shared = await openTestDatabase(kind);
+    t = await buildTestApp(kind, { db: shared });
+    acme = await createTenant(t.app, { name: 'Handed Over Freight' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await shared?.close();
+  });
+
+  it('a worker that stops holding routes gives them back: another checks them at once, not after the lease', async () => {
+    const { routeId } = await createActiveRoute(t.app, acme.auth);
+    const start = t.clock.now().getTime();
+    const hung: MonitoringSources = { signals: () => new Promise(() => undefined) };
+    const stopping = new MonitoringWorker(shared, scriptedRules().rules, hung, OPTS);
+    void stopping.runOnce(new Date(start));
+    const claimedBy = async () => (await shared.system((tx) => tx.query<{ locked_by: string | null }>('SELECT locked_by FROM route_monitoring WHERE route_id = $1', [routeId]))).rows[0]?.locked_by;
+    await expect.poll(claimedBy).toBe(stopping.workerId);
+    await stopping.release();
+    expect(await claimedBy()).toBeNull();
+    const { rules, seen } = scriptedRules();
+    await new MonitoringWorker(shared, rules, noMonitoringSources, OPTS).runOnce(new Date(start + 1_000));
+    expect(seen.filter((s) => s.route.id === routeId)).toHaveLength(1);
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two workers on one PostgreSQL', () => {
   let shared: Database;
   let second: Database;

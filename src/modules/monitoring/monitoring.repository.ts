@@ -44,6 +44,11 @@ export async function claimDueRoutes(tx: Tx, now: Date, limit: number, leaseMs: 
   return rows.map((r) => ({ tenantId: r.tenant_id, routeId: r.route_id }));
 }
 
+/** Gives back every route this worker holds (it is shutting down): due again at once for any worker. */
+export async function releaseRoutes(tx: Tx, workerId: string): Promise<void> {
+  await tx.query('UPDATE route_monitoring SET locked_by = NULL, locked_until = NULL WHERE locked_by = $1', [workerId]);
+}
+
 /**
  * Done with these routes: each is next due one tenant interval from now (the tenant's
  * monitoringIntervalSeconds, else the deployment's default), and released. Only this worker's

@@ -10,6 +10,7 @@ import type { NewAlertNamed } from '../alerts/alerts.repository.js';
 import { openAlertsOfRoutes, raiseAlerts, resolveAlert, resurfaceAlert, reviseAlert } from '../alerts/alerts.repository.js';
 import {
   claimDueRoutes,
+  releaseRoutes,
   dropInactive,
   HOS_HISTORY_MS,
   loadPositions,
@@ -71,6 +72,10 @@ export class MonitoringWorker implements Worker {
     private readonly sources: MonitoringSources,
     private readonly opts: MonitoringOptions,
   ) {}
+
+  async release(): Promise<void> {
+    await this.db.system((tx) => releaseRoutes(tx, this.workerId));
+  }
 
   async runOnce(now: Date): Promise<number> {
     const keys = await this.db.system((tx) => claimDueRoutes(tx, now, this.opts.batch, this.opts.leaseMs, this.workerId));

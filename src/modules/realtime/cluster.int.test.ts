@@ -108,7 +108,7 @@ describe.runIf(enabled)('realtime across two instances (postgres + redis)', () =
     for (let i = 0; i < 4; i++) onB.push(await sse(baseB, key));
     expect(onA.every((s) => !s.isEnded)).toBe(true);
     onB.push(await sse(baseB, key));
-    const notice = await onA[0]!.next();
+    const notice = await onA[0]!.nextEvent();
     expect(notice.event).toBe('connection_closed');
     expect(json(notice)).toMatchObject({ reason: 'CONNECTION_LIMIT' });
     await onA[0]!.closed;

@@ -20,8 +20,13 @@ export interface ConnectionRegistry {
   readonly reach: 'process' | 'cluster';
   open(ref: ConnectionRef, cap: number): Promise<string[]>;
   close(ref: ConnectionRef): Promise<void>;
-  /** Tells the registry these connections are still open (Redis: renews their leases). */
-  refresh(refs: ConnectionRef[]): Promise<void>;
+  /**
+   * Tells the registry these connections are still open (Redis: renews their leases) and answers those it
+   * no longer knows (evicted meanwhile, or lost with the registry's state), for the caller to register again.
+   */
+  refresh(refs: ConnectionRef[]): Promise<ConnectionRef[]>;
+  /** Calls `listener` when the registry may have lost its state (its Redis connection came back). */
+  onReset?(listener: () => void): void;
 }
 
 const keyOf = (ref: Pick<ConnectionRef, 'kind' | 'tenantId'>) => `${ref.kind}:${ref.tenantId}`;
@@ -52,7 +57,9 @@ export class LocalConnectionRegistry implements ConnectionRegistry {
     if (set?.size === 0) this.open_.delete(key);
   }
 
-  async refresh(): Promise<void> {}
+  async refresh(): Promise<ConnectionRef[]> {
+    return [];
+  }
 }
 
 /**
@@ -69,6 +76,14 @@ export class RedisConnectionRegistry implements ConnectionRegistry {
     private readonly redis: Redis,
     private readonly opts: { leaseMs: number; prefix?: string },
   ) {}
+
+  onReset(listener: () => void): void {
+    let connectedBefore = this.redis.status === 'ready';
+    this.redis.on('ready', () => {
+      if (connectedBefore) listener();
+      connectedBefore = true;
+    });
+  }
 
   private keys(ref: Pick<ConnectionRef, 'kind' | 'tenantId'>): [string, string] {
     const base = `${this.opts.prefix ?? 'fleet:rt:'}${keyOf(ref)}`;
@@ -87,16 +102,24 @@ export class RedisConnectionRegistry implements ConnectionRegistry {
     await this.redis.multi().zrem(order, ref.id).hdel(lease, ref.id).exec();
   }
 
-  async refresh(refs: ConnectionRef[]): Promise<void> {
+  async refresh(refs: ConnectionRef[]): Promise<ConnectionRef[]> {
     const byKey = new Map<string, ConnectionRef[]>();
     for (const ref of refs) byKey.set(keyOf(ref), [...(byKey.get(keyOf(ref)) ?? []), ref]);
-    if (byKey.size === 0) return;
+    if (byKey.size === 0) return [];
+    const groups = [...byKey.values()];
     const pipeline = this.redis.pipeline();
-    for (const group of byKey.values()) {
+    for (const group of groups) {
       const [order, lease] = this.keys(group[0]!);
       pipeline.eval(REFRESH_SCRIPT, 2, order, lease, String(this.opts.leaseMs), ...group.map((r) => r.id));
     }
-    await pipeline.exec();
+    const results = (await pipeline.exec()) ?? [];
+    const missing: ConnectionRef[] = [];
+    results.forEach(([err, unknown], i) => {
+      if (err) throw err;
+      const ids = new Set(unknown as string[]);
+      for (const ref of groups[i]!) if (ids.has(ref.id)) missing.push(ref);
+    });
+    return missing;
   }
 }
 
@@ -139,15 +162,23 @@ redis.call('PEXPIRE', KEYS[2], lease)
 return evicted
 `;
 
-/** KEYS: order zset, lease hash. ARGV: lease ms, ids. Renews the leases of ids still registered (not evicted). */
+/**
+ * KEYS: order zset, lease hash. ARGV: lease ms, ids. Renews the leases of ids still registered and returns
+ * the ids it does not know.
+ */
 const REFRESH_SCRIPT = `${NOW}
 local lease = tonumber(ARGV[1])
+local unknown = {}
 for i = 2, #ARGV do
-  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('HSET', KEYS[2], ARGV[i], now + lease) end
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('HSET', KEYS[2], ARGV[i], now + lease)
+  else
+    table.insert(unknown, ARGV[i])
+  end
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('PEXPIRE', KEYS[1], lease)
   redis.call('PEXPIRE', KEYS[2], lease)
 end
-return 0
+return unknown
 `;

@@ -12,8 +12,6 @@ export const SSE_EVENT_NAMES: Readonly<Record<string, string>> = {
   'alert.resolved': 'alert_resolved',
 };
 
-/** The outbox event types the SSE replay reads back (Last-Event-ID). */
-export const SSE_EVENT_TYPES = Object.keys(SSE_EVENT_NAMES);
 
 /** Outbox event type → Socket.IO event name. */
 export const SOCKET_EVENT_NAMES: Readonly<Record<string, string>> = {
@@ -65,6 +63,12 @@ export function socketMessage(event: Pick<StreamEvent, 'seq' | 'tenantId' | 'typ
   const data = routeStatus ? { ...event.payload, status: event.payload.status ?? routeStatus, event: event.type } : event.payload;
   return { seq: event.seq, tenantId: event.tenantId, driverId: driverOf(event.payload), name, data };
 }
+
+/** The SSE alert stream: the outbox event types its replay reads back (Last-Event-ID), and their frames. */
+export const SSE_CHANNEL = { types: Object.keys(SSE_EVENT_NAMES), message: sseMessage } as const;
+
+/** Socket.IO: the outbox event types its replay reads back (the connection's offset), and their events. */
+export const SOCKET_CHANNEL = { types: Object.keys(SOCKET_EVENT_NAMES), message: socketMessage } as const;
 
 /**
  * Whether a subscriber may see a message: its own tenant only; a DRIVER user (driverScope a driver

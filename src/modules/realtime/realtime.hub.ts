@@ -5,8 +5,8 @@ import type { TenantContext } from '../../plugins/context.js';
 import { EVENTS_CHANNEL, type StreamEvent } from '../../workers/events.js';
 import type { ConnectionKind, ConnectionRef, ConnectionRegistry } from './connection-registry.js';
 import { stillAuthorized } from './realtime.auth.js';
-import { parseStreamEvent, sseMessage, visibleTo } from './realtime.events.js';
-import { missedAlertEvents } from './realtime.repository.js';
+import { parseStreamEvent, sseMessage, SSE_CHANNEL, visibleTo, type RealtimeMessage } from './realtime.events.js';
+import { missedEvents, streamPosition, type Channel } from './realtime.repository.js';
 import { SseStream, type SseCloseReason, type SseSink } from './sse-stream.js';
 
 export interface RealtimeOptions {
@@ -18,6 +18,8 @@ export interface RealtimeOptions {
   sseRetryMs: number;
   /** The reconnection delay an SSE client closed for the cap is told (so that evictions do not ping-pong). */
   evictedRetryMs: number;
+  /** The reconnection delay SSE clients are told when this process shuts down (they reconnect elsewhere). */
+  shutdownRetryMs: number;
   /** Bytes waiting for a slow SSE client before it is dropped. */
   maxBufferedBytes: number;
   /** Live events held for one SSE client during its replay, or queued for one socket, before it is dropped. */
@@ -35,6 +37,7 @@ export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
   heartbeatMs: 30_000,
   sseRetryMs: 5_000,
   evictedRetryMs: 60_000,
+  shutdownRetryMs: 1_000,
   maxBufferedBytes: 1 << 20,
   maxPending: 1_000,
   replayWindowMs: 24 * 3_600_000,
@@ -69,10 +72,12 @@ export interface SocketSide {
   evict(tenantId: string, socketId: string): void;
   /** Re-checks every local socket's credentials and closes those no longer valid (on a timer; tests call it by hand). */
   recheck(): Promise<void>;
-  /** Closes every socket of this instance (shutdown). */
-  closeAll(): void;
+  /** Closes every socket of this instance so that its client reconnects (to another instance) and resumes (shutdown). */
+  closeAll(): Promise<void>;
   /** The sockets of this instance, for lease renewal. */
   localRefs(): ConnectionRef[];
+  /** Sends each local socket what it may have missed since its position (the broadcast was interrupted). */
+  catchUp(): Promise<void>;
 }
 
 export type OpenSseInput = {
@@ -124,12 +129,49 @@ export class RealtimeHub {
   async start(): Promise<void> {
     await this.deps.broadcast.subscribe(EVENTS_CHANNEL, (raw) => this.onEvent(raw));
     await this.deps.broadcast.subscribe(CONTROL_CHANNEL, (raw) => this.onControl(raw));
+    // Events published while the subscription was down (a Redis restart) never arrive: read them back.
+    this.deps.broadcast.onGap(() => void this.catchUp().catch((err: unknown) => this.deps.log.warn({ err }, 'could not catch realtime clients up after a broadcast interruption')));
     if (this.registry.reach === 'cluster') {
-      this.leaseTimer = setInterval(() => {
-        this.registry.refresh(this.localRefs()).catch((err: unknown) => this.deps.log.warn({ err }, 'could not renew realtime connection leases'));
-      }, this.opts.leaseRefreshMs);
+      this.leaseTimer = setInterval(() => void this.renewLeases(), this.opts.leaseRefreshMs);
       this.leaseTimer.unref();
+      // A registry that lost its state (Redis restarted) holds the caps again at once, not at the next renewal.
+      this.registry.onReset?.(() => void this.renewLeases());
     }
+  }
+
+  /**
+   * Renews this process's connections in the registry. Those the registry no longer knows (it lost its
+   * state: a Redis restart) are registered again, oldest first, so that the caps hold again; should that
+   * put a tenant over its cap, the oldest are closed as for any new connection.
+   */
+  async renewLeases(): Promise<void> {
+    try {
+      const missing = await this.registry.refresh(this.localRefs());
+      for (const ref of missing) await this.admit(ref);
+    } catch (err) {
+      this.deps.log.warn({ err }, 'could not renew realtime connection leases');
+    }
+  }
+
+  /**
+   * Sends every local client the events it may have missed while the broadcast was interrupted, read back
+   * from the outbox from each client's position (each client drops what it already has).
+   */
+  async catchUp(): Promise<void> {
+    if (this.stopped) return;
+    const since = new Date(this.deps.clock.now().getTime() - this.opts.replayWindowMs);
+    for (const [tenantId, clients] of this.sseByTenant) {
+      const open = [...clients].filter((c) => !c.stream.isClosed);
+      if (open.length === 0) continue;
+      const missed = await this.replay(tenantId, Math.min(...open.map((c) => c.stream.position)), undefined, since, SSE_CHANNEL);
+      for (const client of open) for (const m of missed) if (visibleTo(m, { tenantId, driverScope: client.driverScope })) client.stream.push(m);
+    }
+    await this.sockets?.catchUp();
+  }
+
+  /** A tenant's events on a channel after a position, for a viewer (driverScope), from the outbox. */
+  replay(tenantId: string, after: number, driverScope: string | null | undefined, since: Date, channel: Channel): Promise<RealtimeMessage[]> {
+    return this.deps.db.tenant(tenantId, (tx) => missedEvents(tx, { tenantId, after, since, driverScope, limit: this.opts.replayLimit }, channel));
   }
 
   attachSockets(side: SocketSide): void {
@@ -141,12 +183,22 @@ export class RealtimeHub {
     await this.sockets?.recheck();
   }
 
-  /** Ends every stream of this process (shutdown: clients reconnect elsewhere and replay). */
-  stop(): void {
+  /**
+   * Ends every stream of this process (shutdown): each SSE client is told to reconnect soon (a `retry:`
+   * and a final `connection_closed` event) and resumes elsewhere from its Last-Event-ID; each socket's
+   * transport is closed, so that its client reconnects by itself and resumes from its offset.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.leaseTimer) clearInterval(this.leaseTimer);
-    for (const client of [...this.sseById.values()]) client.stream.close('shutdown');
-    this.sockets?.closeAll();
+    for (const client of [...this.sseById.values()]) {
+      client.stream.close('shutdown', {
+        name: 'connection_closed',
+        data: { reason: 'SHUTDOWN', message: 'This server is shutting down: reconnect (with Last-Event-ID) to resume' },
+        retryMs: this.opts.shutdownRetryMs,
+      });
+    }
+    await this.sockets?.closeAll();
   }
 
   counted(kind: ConnectionKind, delta: 1 | -1, reason?: string): void {
@@ -206,23 +258,31 @@ export class RealtimeHub {
     // Counted against the cap before the client sees its stream start.
     await this.admit(ref);
     client.stream.open(this.opts.sseRetryMs);
-    let missed: Awaited<ReturnType<typeof missedAlertEvents>> = [];
-    if (input.lastEventId !== undefined) {
-      try {
-        missed = await this.deps.db.tenant(ctx.tenantId, (tx) =>
-          missedAlertEvents(tx, {
-            tenantId: ctx.tenantId,
-            after: input.lastEventId!,
-            since: new Date(this.deps.clock.now().getTime() - this.opts.replayWindowMs),
-            driverScope: input.driverScope,
-            limit: this.opts.replayLimit,
-          }),
-        );
-      } catch (err) {
-        this.deps.log.warn({ err }, 'could not read missed events for an SSE replay');
-      }
+    let missed: RealtimeMessage[] = [];
+    let position: number | undefined;
+    try {
+      ({ missed, position } = await this.deps.db.tenant(ctx.tenantId, async (tx) => ({
+        missed:
+          input.lastEventId === undefined
+            ? []
+            : await missedEvents(
+                tx,
+                {
+                  tenantId: ctx.tenantId,
+                  after: input.lastEventId,
+                  since: new Date(this.deps.clock.now().getTime() - this.opts.replayWindowMs),
+                  driverScope: input.driverScope,
+                  limit: this.opts.replayLimit,
+                },
+                SSE_CHANNEL,
+              ),
+        position: await streamPosition(tx, ctx.tenantId),
+      })));
+    } catch (err) {
+      this.deps.log.warn({ err }, 'could not read missed events for an SSE replay');
     }
     client.stream.endReplay(missed);
+    client.stream.heartbeat(this.deps.clock.now(), position);
     if (input.oneShot) return client.stream.close('shutdown');
     if (client.stream.isClosed) return;
     client.heartbeat = setInterval(() => void this.beat(client), this.opts.heartbeatMs);

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
 import type { Server as SocketServer } from 'socket.io';
 import type { Deps } from '../../deps.js';
+import { closeRedis } from '../../infra/broadcast.js';
 import { DomainError, invalid } from '../../lib/errors.js';
 import { errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
@@ -65,9 +66,12 @@ export function realtimeRoutes(fastify: FastifyInstance, deps: Deps, opts: Realt
     if (deps.config.redisUrl) {
       const { Redis } = await import('ioredis');
       const { createAdapter } = await import('@socket.io/redis-adapter');
-      const commands = new Redis(deps.config.redisUrl, { maxRetriesPerRequest: 2 });
-      const pub = commands.duplicate();
-      const sub = commands.duplicate();
+      // Registry commands fail fast while Redis is away (connections are then admitted without the cap).
+      const commands = new Redis(deps.config.redisUrl, { maxRetriesPerRequest: 2, commandTimeout: 2_000 });
+      // The adapter publishes without waiting for an answer: its commands wait for Redis to come back
+      // rather than fail (a failure there would be nobody's to handle).
+      const pub = commands.duplicate({ maxRetriesPerRequest: null, commandTimeout: undefined });
+      const sub = commands.duplicate({ maxRetriesPerRequest: null, commandTimeout: undefined });
       for (const c of [commands, pub, sub]) {
         c.on('error', (err: Error) => deps.log.warn({ err: err.message }, 'realtime redis connection error'));
         connections.push(c);
@@ -84,14 +88,14 @@ export function realtimeRoutes(fastify: FastifyInstance, deps: Deps, opts: Realt
   app.addHook('preClose', async () => {
     const rt = app.realtime;
     if (!rt) return;
-    rt.hub.stop();
+    await rt.hub.stop();
     // Not io.close(): that would close the HTTP server, which is Fastify's to close.
     rt.io.engine.close();
     await rt.io.of('/').adapter.close?.();
   });
 
   app.addHook('onClose', async () => {
-    await Promise.all(connections.splice(0).map((c) => c.quit().catch(() => c.disconnect())));
+    await Promise.all(connections.splice(0).map((c) => closeRedis(c)));
   });
 
   app.get(

@@ -1,5 +1,6 @@
 import { STATUS_CODES, type Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
+import { Adapter } from 'socket.io-adapter';
 import type { Deps } from '../../deps.js';
 import { DomainError, HTTP_STATUS } from '../../lib/errors.js';
 import type { TenantContext } from '../../plugins/context.js';
@@ -7,8 +8,9 @@ import type { StreamEvent } from '../../workers/events.js';
 import { alertsService, driverScope } from '../alerts/alerts.service.js';
 import type { ConnectionRef } from './connection-registry.js';
 import { authenticateCredential, currentContext, stillAuthorized } from './realtime.auth.js';
-import { socketMessage } from './realtime.events.js';
+import { socketMessage, SOCKET_CHANNEL, visibleTo, type RealtimeMessage } from './realtime.events.js';
 import type { RealtimeHub, SocketSide } from './realtime.hub.js';
+import { streamPosition } from './realtime.repository.js';
 
 /** What a socket carries once its handshake is authenticated (kept in this process; never sent over the adapter). */
 interface SocketAuth {
@@ -16,6 +18,25 @@ interface SocketAuth {
   apiKey: string | undefined;
   driverScope: string | null | undefined;
 }
+
+/** Where a socket is in the event stream: what it has, and what waits while its replay is read. */
+interface SocketStream {
+  /** The client's offset when it connected: it has everything up to here. */
+  floor: number;
+  /** The highest stream position sent since. */
+  highest: number;
+  /** Positions sent lately, to drop repeats (replay seam, catch-up, a republished event). */
+  sent: Set<number>;
+  /** Live events held while the replay is read (null once it is sent). */
+  held: RealtimeMessage[] | null;
+}
+
+/** How long a shutdown waits for sockets to take their closing notice before it closes them regardless. */
+const CLOSE_NOTICE_MS = 1_500;
+
+/** How many stream positions a socket remembers having sent. */
+const REMEMBERED = 2048;
+const OFFSET = /^[0-9]{1,15}$/;
 
 type ErrorPayload = { statusCode: number; error: string; message: string };
 
@@ -41,6 +62,13 @@ export function errorPayload(err: unknown): ErrorPayload {
  * Fan-out: every API instance receives every dispatched event from the broadcast and emits it to its
  * own sockets only (`io.local`); the Redis adapter (when REDIS_URL is set) carries what must cross
  * instances: closing a socket held elsewhere when the tenant's cap is exceeded.
+ *
+ * Resuming: each event carries its stream position as a last, string argument; Socket.IO clients (v4.6+)
+ * keep the last one as their offset and send it back when they reconnect (Socket.IO's connection state
+ * recovery handshake: `auth.pid` and `auth.offset`). A reconnecting socket is first sent, from the
+ * outbox, what it missed after its offset (on whichever instance it reconnects to), then `connection:ready`
+ * with the position it has reached; a new one gets `connection:ready` with the current position, so that
+ * it has an offset even if no event reaches it before a disconnection.
  */
 export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: RealtimeHub, adapter?: Parameters<Server['adapter']>[0]): Server {
   const io = new Server(httpServer, {
@@ -48,11 +76,71 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
     serveClient: false,
     // Clients send small acknowledgements only.
     maxHttpBufferSize: 64 * 1024,
-    ...(adapter ? { adapter } : {}),
+    // The handshake's session id and offset are enabled by this; sessions are not kept in memory (the base
+    // adapter keeps none): a reconnection is authenticated again and replayed from the outbox, here.
+    connectionStateRecovery: { maxDisconnectionDuration: hub.opts.replayWindowMs, skipMiddlewares: false },
+    // Polling clients are kept on their instance by load balancers that read this cookie (deploy/haproxy).
+    cookie: { name: 'io', path: '/', httpOnly: true, sameSite: 'lax' },
+    adapter: adapter ?? Adapter,
   });
   const auths = new Map<string, SocketAuth>();
+  const streams = new Map<string, SocketStream>();
   const closing = new Map<string, string>();
   const alerts = alertsService(deps);
+
+  /** Emits to one socket of this instance (never through the adapter: it is here). */
+  const emitTo = (socketId: string, name: string, ...args: unknown[]) => io.local.to(socketId).emit(name, ...args);
+
+  /** Sends a stream message to one socket, once, with its position as the offset. */
+  function send(socketId: string, stream: SocketStream, m: RealtimeMessage): void {
+    if (m.seq <= stream.floor || stream.sent.has(m.seq)) return;
+    stream.sent.add(m.seq);
+    if (stream.sent.size > REMEMBERED) stream.sent.delete(stream.sent.values().next().value!);
+    if (m.seq > stream.highest) stream.highest = m.seq;
+    emitTo(socketId, m.name, m.data, String(m.seq));
+  }
+
+  /** Live delivery, or held while the socket's replay is being read. */
+  function push(socketId: string, stream: SocketStream, m: RealtimeMessage): void {
+    if (stream.held) {
+      stream.held.push(m);
+      if (stream.held.length > hub.opts.maxPending) {
+        const s = io.of('/').sockets.get(socketId);
+        if (s) closeLocal(s, 'slow');
+      }
+      return;
+    }
+    send(socketId, stream, m);
+  }
+
+  /**
+   * A new socket's first messages: what it missed after its offset (a reconnection), then what arrived
+   * meanwhile, then `connection:ready` with the position it has reached.
+   */
+  async function resume(socket: Socket, auth: SocketAuth, stream: SocketStream): Promise<void> {
+    const raw = (socket.handshake.auth as Record<string, unknown> | undefined)?.offset;
+    const offset = typeof raw === 'string' && OFFSET.test(raw) ? Number(raw) : undefined;
+    const tenantId = auth.ctx.tenantId;
+    let missed: RealtimeMessage[] = [];
+    let position = 0;
+    try {
+      const since = new Date(deps.clock.now().getTime() - hub.opts.replayWindowMs);
+      [missed, position] = await Promise.all([
+        offset === undefined ? Promise.resolve([]) : hub.replay(tenantId, offset, auth.driverScope, since, SOCKET_CHANNEL),
+        deps.db.tenant(tenantId, (tx) => streamPosition(tx, tenantId)),
+      ]);
+    } catch (err) {
+      deps.log.warn({ err }, 'could not read missed events for a socket');
+    }
+    if (!socket.connected) return;
+    const held = stream.held ?? [];
+    stream.held = null;
+    for (const m of missed) send(socket.id, stream, m);
+    for (const m of held.sort((a, b) => a.seq - b.seq)) send(socket.id, stream, m);
+    stream.highest = Math.max(stream.highest, position);
+    const reached = Math.max(stream.floor, stream.highest);
+    emitTo(socket.id, 'connection:ready', { position: reached, resumedAfter: offset ?? null, replayed: missed.length }, String(reached));
+  }
 
   io.use((socket, next) => {
     void (async () => {
@@ -78,11 +166,18 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
     const auth = auths.get(socket.id);
     if (!auth) return void socket.disconnect(true);
     const ref: ConnectionRef = { kind: 'socketio', tenantId: auth.ctx.tenantId, id: socket.id };
+    // Listening (in its room) before the replay is read, holding what arrives: nothing falls in between.
+    const stream: SocketStream = { floor: 0, highest: 0, sent: new Set(), held: [] };
+    const offset = (socket.handshake.auth as Record<string, unknown> | undefined)?.offset;
+    if (typeof offset === 'string' && OFFSET.test(offset)) stream.floor = Number(offset);
+    streams.set(socket.id, stream);
     if (auth.driverScope === undefined) void socket.join(tenantRoom(auth.ctx.tenantId));
     else if (auth.driverScope !== null) void socket.join(driverRoom(auth.driverScope));
     hub.counted('socketio', 1);
+    void resume(socket, auth, stream);
     socket.on('disconnect', (reason) => {
       auths.delete(socket.id);
+      streams.delete(socket.id);
       // Closed by us: marked with why; by another instance (through the adapter): the cap.
       const ours = closing.get(socket.id);
       closing.delete(socket.id);
@@ -103,7 +198,7 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
     const alertId = typeof input.alertId === 'string' ? input.alertId : undefined;
     const fail = (err: unknown) => {
       const payload = { alertId: alertId ?? null, ...errorPayload(err) };
-      socket.emit('alert:acknowledge:error', payload);
+      emitTo(socket.id, 'alert:acknowledge:error', payload);
       ack?.({ ok: false, ...payload });
     };
     try {
@@ -119,7 +214,7 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
       const ctx = await currentContext(deps, auth.ctx, auth.apiKey, 'alerts:write');
       const alert = await alerts.acknowledge(ctx, alertId!, typeof input.message === 'string' ? input.message : undefined);
       const payload = { alertId: alertId!, alert };
-      socket.emit('alert:acknowledge:success', payload);
+      emitTo(socket.id, 'alert:acknowledge:success', payload);
       ack?.({ ok: true, ...payload });
     } catch (err) {
       if (!(err instanceof DomainError)) deps.log.error({ err }, 'alert:acknowledge failed');
@@ -135,7 +230,7 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
         if (await stillAuthorized(deps, auth.ctx, auth.apiKey)) return;
         const socket = io.of('/').sockets.get(id);
         if (!socket) return;
-        socket.emit('connection:closed', { reason: 'UNAUTHORIZED', message: 'The credentials of this connection were revoked or the tenant is no longer active' });
+        emitTo(socket.id, 'connection:closed', { reason: 'UNAUTHORIZED', message: 'The credentials of this connection were revoked or the tenant is no longer active' });
         closeLocal(socket, 'revoked');
       }),
     );
@@ -143,20 +238,28 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
   const recheckTimer = setInterval(() => void recheck().catch((err: unknown) => deps.log.warn({ err }, 'socket credential re-check failed')), hub.opts.heartbeatMs);
   recheckTimer.unref();
 
+  /** The local sockets that may see a message (its tenant's room, or its driver's). */
+  function* audience(m: RealtimeMessage): Generator<[string, SocketStream]> {
+    const rooms = [tenantRoom(m.tenantId), ...(m.driverId ? [driverRoom(m.driverId)] : [])];
+    for (const room of rooms) {
+      for (const id of io.of('/').adapter.rooms.get(room) ?? []) {
+        const stream = streams.get(id);
+        if (stream) yield [id, stream];
+      }
+    }
+  }
+
   const side: SocketSide = {
     deliver(event: StreamEvent) {
       const m = socketMessage(event);
       if (!m) return;
-      const rooms = [tenantRoom(m.tenantId), ...(m.driverId ? [driverRoom(m.driverId)] : [])];
-      // A socket that does not read is dropped rather than queued for without bound.
-      for (const room of rooms) {
-        for (const id of io.of('/').adapter.rooms.get(room) ?? []) {
-          const s = io.of('/').sockets.get(id);
-          const queued = (s?.conn as unknown as { writeBuffer?: unknown[] } | undefined)?.writeBuffer?.length ?? 0;
-          if (s && queued > hub.opts.maxPending) closeLocal(s, 'slow');
-        }
+      for (const [id, stream] of audience(m)) {
+        // A socket that does not read is dropped rather than queued for without bound.
+        const s = io.of('/').sockets.get(id);
+        const queued = (s?.conn as unknown as { writeBuffer?: unknown[] } | undefined)?.writeBuffer?.length ?? 0;
+        if (s && queued > hub.opts.maxPending) closeLocal(s, 'slow');
+        else push(id, stream, m);
       }
-      io.local.to(rooms).emit(m.name, m.data);
     },
     evict(tenantId: string, socketId: string) {
       if (io.of('/').sockets.has(socketId)) closing.set(socketId, 'evicted');
@@ -167,9 +270,37 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
       });
       io.in(socketId).disconnectSockets(true);
     },
-    closeAll() {
+    async closeAll() {
       clearInterval(recheckTimer);
-      for (const socket of io.of('/').sockets.values()) closeLocal(socket, 'shutdown');
+      const closed: Promise<unknown>[] = [];
+      for (const socket of io.of('/').sockets.values()) {
+        closing.set(socket.id, 'shutdown');
+        emitTo(socket.id, 'connection:closed', { reason: 'SHUTDOWN', message: 'This server is shutting down: the client reconnects and resumes from its offset' });
+        // The transport, not the Socket.IO session: the client sees "transport close" and reconnects by
+        // itself (a server-side disconnect would tell it not to). The notice is sent first (a polling
+        // client fetches it with its next poll).
+        closed.push(new Promise((resolve) => socket.conn.once('close', resolve)));
+        socket.conn.close();
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(closed), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_NOTICE_MS)))]);
+      clearTimeout(timer);
+    },
+    async catchUp() {
+      const since = new Date(deps.clock.now().getTime() - hub.opts.replayWindowMs);
+      const byTenant = new Map<string, [string, SocketStream][]>();
+      for (const [id, stream] of streams) {
+        const tenantId = auths.get(id)?.ctx.tenantId;
+        if (tenantId && !stream.held) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), [id, stream]]);
+      }
+      for (const [tenantId, group] of byTenant) {
+        const after = Math.min(...group.map(([, st]) => Math.max(st.floor, st.highest)));
+        const missed = await hub.replay(tenantId, after, undefined, since, SOCKET_CHANNEL);
+        for (const [id, stream] of group) {
+          const driverScope = auths.get(id)?.driverScope;
+          for (const m of missed) if (streams.has(id) && visibleTo(m, { tenantId, driverScope })) send(id, stream, m);
+        }
+      }
     },
     recheck,
     localRefs() {

@@ -36,6 +36,7 @@ export class SseStream {
   private pending: RealtimeMessage[] | null = null;
   private readonly sent = new Set<number>();
   private closed = false;
+  private highest = 0;
 
   constructor(
     private readonly sink: SseSink,
@@ -47,6 +48,11 @@ export class SseStream {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** The stream position the client has reached: its Last-Event-ID, or the highest one sent since. */
+  get position(): number {
+    return Math.max(this.floor, this.highest);
   }
 
   /** The first bytes: the reconnection delay and a comment, so that proxies and clients see the stream start. */
@@ -78,8 +84,13 @@ export class SseStream {
     this.send(m);
   }
 
-  heartbeat(at: Date): void {
-    this.write(sseFrame('heartbeat', { timestamp: at.toISOString() }));
+  /**
+   * A heartbeat. The first one, sent when the stream opens, carries the stream position (`id:`), so a
+   * client that receives no event before it is disconnected still resumes from there (Last-Event-ID).
+   */
+  heartbeat(at: Date, position?: number): void {
+    if (position !== undefined) this.highest = Math.max(this.highest, position);
+    this.write(sseFrame('heartbeat', { timestamp: at.toISOString() }, position === undefined ? undefined : this.position));
   }
 
   /** Ends the stream from our side; a final event tells the client why when there is one to tell. */
@@ -107,6 +118,7 @@ export class SseStream {
     if (m.seq <= this.floor || this.sent.has(m.seq)) return;
     this.sent.add(m.seq);
     if (this.sent.size > REMEMBERED) this.sent.delete(this.sent.values().next().value!);
+    if (m.seq > this.highest) this.highest = m.seq;
     this.write(sseFrame(m.name, m.data, m.seq));
   }
 

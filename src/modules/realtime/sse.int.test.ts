@@ -5,6 +5,7 @@ import { createActiveRoute, createApiKey, createDriver, createTenant, createUser
 import { dispatch, json, listen, raiseTestAlert, resolveTestAlert, SseClient } from '../../../test/helpers/realtime.js';
 import { alertsService } from '../alerts/alerts.service.js';
 import type { TenantContext } from '../../plugins/context.js';
+import { streamPosition } from './realtime.repository.js';
 
 const PATH = '/api/v1/sse/alerts';
 
@@ -21,6 +22,8 @@ describe.each(DB_KINDS)('SSE alert stream (%s)', (kind) => {
     return c;
   };
   const ownerCtx = (tenant: TenantFixture): TenantContext => ({ kind: 'tenant', requestId: 'test', tenantId: tenant.tenantId, tenantStatus: 'ACTIVE', userId: tenant.ownerId, role: 'OWNER', via: 'token' });
+
+  const tenantPosition = (tenantId: string) => t.db.tenant(tenantId, (tx) => streamPosition(tx, tenantId));
 
   beforeAll(async () => {
     t = await buildTestApp(kind);
@@ -124,6 +127,8 @@ describe.each(DB_KINDS)('SSE alert stream (%s)', (kind) => {
       const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${key.id}`, headers: acme.auth });
       expect(del.statusCode).toBe(200);
       vi.advanceTimersByTime(30_000);
+      // The opening heartbeat, then the one that found the key revoked.
+      expect((await stream.next()).event).toBe('heartbeat');
       expect((await stream.next()).event).toBe('heartbeat');
       const last = await stream.next();
       expect(last.event).toBe('connection_closed');
@@ -134,10 +139,17 @@ describe.each(DB_KINDS)('SSE alert stream (%s)', (kind) => {
     }
   });
 
-  it('sends a heartbeat with the time every 30 seconds', async () => {
+  it('sends a heartbeat when it opens, with the stream position as its id, then one with the time every 30 seconds', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
+      await raiseTestAlert(t.app, acme.tenantId);
+      await dispatch(t.app);
+      const position = await tenantPosition(acme.tenantId);
+      expect(position).toBeGreaterThan(0);
       const stream = await sse(PATH, { 'x-api-key': acmeKey });
+      const opening = await stream.next();
+      expect(opening).toMatchObject({ event: 'heartbeat', id: String(position) });
+      expect(json(opening)).toEqual({ timestamp: t.clock.now().toISOString() });
       await vi.waitFor(() => expect(vi.getTimerCount()).toBeGreaterThan(0));
       vi.advanceTimersByTime(29_999);
       vi.advanceTimersByTime(1);
@@ -148,8 +160,8 @@ describe.each(DB_KINDS)('SSE alert stream (%s)', (kind) => {
       t.clock.advance(30_000);
       vi.advanceTimersByTime(30_000);
       expect(json(await stream.next())).toEqual({ timestamp: t.clock.now().toISOString() });
-      // Exactly one per interval.
-      expect(stream.frames.filter((f) => f.event === 'heartbeat')).toHaveLength(2);
+      // Exactly one per interval, after the opening one.
+      expect(stream.frames.filter((f) => f.event === 'heartbeat')).toHaveLength(3);
       stream.close();
       await stream.closed;
     } finally {
@@ -241,6 +253,22 @@ describe.each(DB_KINDS)('SSE alert stream (%s)', (kind) => {
     expect([...stream.frames, ...replay.frames].some((f) => f.data?.includes(notMine.id) || f.data?.includes(noDriver.id))).toBe(false);
   });
 
+  it('a client that received no event before it was disconnected resumes from the opening heartbeat: nothing missed in between', async () => {
+    const tenant = await createTenant(t.app, { name: 'Quiet Screens' });
+    const first = await sse(PATH, tenant.auth);
+    const opening = await first.next();
+    expect(opening).toMatchObject({ event: 'heartbeat', id: String(await tenantPosition(tenant.tenantId)) });
+    first.close();
+    await vi.waitFor(() => expect(t.app.realtime!.hub.sseCount).toBe(0));
+    // Raised while no stream was open.
+    const alert = await raiseTestAlert(t.app, tenant.tenantId);
+    await dispatch(t.app);
+    const again = await sse(PATH, { ...tenant.auth, 'last-event-id': opening.id! });
+    const missed = await again.nextEvent();
+    expect(missed.event).toBe('alert');
+    expect(json(missed).id).toBe(alert.id);
+  });
+
   it('keeps 10 streams per tenant: an 11th closes the oldest, which is told why', async () => {
     const tenant = await createTenant(t.app, { name: 'Many Screens' });
     const key = (await createApiKey(t.app, tenant)).key;
@@ -253,7 +281,7 @@ describe.each(DB_KINDS)('SSE alert stream (%s)', (kind) => {
 
     const eleventh = await sse(PATH, { 'x-api-key': key });
     expect(eleventh.status).toBe(200);
-    const notice = await streams[0]!.next();
+    const notice = await streams[0]!.nextEvent();
     expect(notice.event).toBe('connection_closed');
     expect(json(notice)).toMatchObject({ reason: 'CONNECTION_LIMIT' });
     await streams[0]!.closed;

@@ -373,6 +373,39 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     expect(receiver.at('/takeover').map((r) => r.headers['x-service-delivery'])).toEqual([claimed.rows[0]!.id]);
   });
 
+  it('a worker shutting down stops claiming, and gives back what it claimed but did not record: another sends it at once, same delivery id', async () => {
+    const hook = await register({ url: receiver.url('/handover'), events: ['driver.status_changed'] });
+    await driverEvent();
+    await dispatch();
+    let sent!: () => void;
+    const inFlight = new Promise<void>((resolve) => (sent = resolve));
+    // A sender that never answers: the shutdown finds the attempt in flight.
+    const sender = {
+      post() {
+        sent();
+        return new Promise<never>(() => undefined);
+      },
+    };
+    const stopping = new WebhookDeliveryWorker(t.db, { sender, encryptionKey: t.app.deps.secrets.encryptionKey, clock: t.clock }, {
+      batch: 10,
+      concurrency: 20,
+      maxPerPass: 100,
+      leaseMs: 60_000,
+      policy: { schedule: SCHEDULE, jitter: 0, maxRetryAfterSeconds: 3600 },
+      random: () => 0,
+    });
+    const shutdown = new AbortController();
+    void stopping.runOnce(t.clock.now(), shutdown.signal);
+    await inFlight;
+    shutdown.abort();
+    await stopping.release();
+    // Well within the 60-s lease, the app's worker takes it.
+    await deliver();
+    const ids = (await log(hook.id)).data.map((d: { id: string }) => d.id);
+    expect(receiver.at('/handover').map((r) => r.headers['x-service-delivery'])).toEqual(ids);
+    expect((await log(hook.id)).data[0]).toMatchObject({ status: 'DELIVERED', attemptCount: 1 });
+  });
+
   it('a worker that outlived its lease cannot overwrite the new holder (results are fenced by the lease)', async () => {
     const hook = await register({ url: receiver.url('/fenced'), events: ['driver.status_changed'] });
     await driverEvent();

@@ -78,6 +78,20 @@ export async function claimDueDeliveries(tx: Tx, now: Date, limit: number, locke
   return rows.map((r) => toClaimed(r, lockedUntil));
 }
 
+/**
+ * Gives claimed deliveries back (a worker shutting down before it sent them, or before it recorded what
+ * happened): due again at once for any worker. Only claims still held under their fence are touched.
+ */
+export async function releaseDeliveries(tx: Tx, claims: { tenantId: string; id: string; fence: Date }[]): Promise<void> {
+  if (claims.length === 0) return;
+  await tx.query(
+    `UPDATE webhook_deliveries d SET locked_until = NULL
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS c (tenant_id, id, fence)
+      WHERE d.tenant_id = c.tenant_id AND d.id = c.id AND d.locked_until = c.fence AND d.status = 'PENDING'`,
+    [claims.map((c) => c.tenantId), claims.map((c) => c.id), claims.map((c) => c.fence)],
+  );
+}
+
 /** One delivery's claim as the test endpoint makes it (no queue involved). */
 export async function loadForSending(tx: Tx, tenantId: string, deliveryId: string, lockedUntil: Date): Promise<ClaimedDelivery | null> {
   const { rows } = await tx.query(

@@ -5,7 +5,7 @@ import { openSecret } from '../../infra/secrets.js';
 import type { SendOutcome } from '../../infra/webhook-http.js';
 import type { Clock } from '../../lib/time.js';
 import type { Worker } from '../../workers/loop.js';
-import { claimDueDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery } from './webhooks.queue.js';
+import { claimDueDeliveries, recordOutcomes, releaseDeliveries, type AttemptOutcome, type ClaimedDelivery } from './webhooks.queue.js';
 
 /** Sends one signed POST (the SSRF-guarded client in production). */
 export interface WebhookSender {
@@ -121,6 +121,8 @@ export async function attemptDelivery(
  */
 export class WebhookDeliveryWorker implements Worker {
   readonly name = 'webhooks';
+  /** Deliveries claimed and not yet recorded, by tenant|id: what a shutdown gives back. */
+  private readonly held = new Map<string, { tenantId: string; id: string; fence: Date }>();
 
   constructor(
     private readonly db: Database,
@@ -129,7 +131,14 @@ export class WebhookDeliveryWorker implements Worker {
     private readonly metrics?: DeliveryMetrics,
   ) {}
 
-  async runOnce(now: Date): Promise<number> {
+  async release(): Promise<void> {
+    const claims = [...this.held.values()];
+    this.held.clear();
+    await this.db.system((tx) => releaseDeliveries(tx, claims));
+  }
+
+  /** A shutdown (`stopping`) ends the claiming; the attempts in flight finish and are recorded. */
+  async runOnce(now: Date, stopping?: AbortSignal): Promise<number> {
     const inFlight = new Set<Promise<void>>();
     const finished: AttemptOutcome[] = [];
     let claimedTotal = 0;
@@ -138,6 +147,7 @@ export class WebhookDeliveryWorker implements Worker {
       if (finished.length === 0) return;
       const outcomes = finished.splice(0);
       const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
+      for (const o of outcomes) this.held.delete(`${o.tenantId}|${o.deliveryId}`);
       for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
     };
     const start = (work: Promise<AttemptOutcome>) => {
@@ -150,6 +160,7 @@ export class WebhookDeliveryWorker implements Worker {
     };
     while (true) {
       const free = this.opts.concurrency - inFlight.size;
+      if (stopping?.aborted) drained = true;
       if (!drained && free > 0 && claimedTotal < this.opts.maxPerPass) {
         const take = Math.min(free, this.opts.batch, this.opts.maxPerPass - claimedTotal);
         const lease = new Date(now.getTime() + this.opts.leaseMs);
@@ -157,6 +168,7 @@ export class WebhookDeliveryWorker implements Worker {
         claimedTotal += claimed.length;
         if (claimed.length < take) drained = true;
         for (const d of claimed) {
+          this.held.set(`${d.tenantId}|${d.id}`, { tenantId: d.tenantId, id: d.id, fence: d.lockedUntil });
           // Deliveries of a webhook disabled since they were queued are given up without an attempt
           // (manually retryable once it is enabled again).
           start(d.webhookStatus === 'ACTIVE' ? attemptDelivery(d, this.io, this.opts.policy, this.opts.random()) : Promise.resolve(givenUp(d, now)));

@@ -2,12 +2,19 @@
  * One Socket.IO connection per signed-in page (the spec's /socket.io, websocket transport), authenticated
  * with the in-memory access token — read again at every (re)connection, so a refreshed token is used.
  * Components subscribe to the spec's events (alert:new, alert:updated, alert:resolved, route:updated).
+ *
+ * It stays connected: a dropped transport (a server restarting, a deploy) reconnects by itself and the
+ * server replays what was missed from the offset Socket.IO keeps; a close decided by the server
+ * (`connection:closed` then a disconnect) is reconnected too — at once after a shutdown or a slow
+ * connection, after a minute when the tenant had too many connections — except after a revocation.
  */
 import { io, type Socket } from 'socket.io-client';
 import { useEffect, useState } from 'react';
 import { getAccessToken, refreshAccessToken } from './client';
 
 let socket: Socket | null = null;
+/** After the tenant's connection cap closed this one: not at once, or two tabs would close each other in turn. */
+const EVICTED_RETRY_MS = 60_000;
 const statusListeners = new Set<(connected: boolean) => void>();
 
 function connect(): Socket {
@@ -18,8 +25,19 @@ function connect(): Socket {
     auth: (cb) => cb({ token: getAccessToken() ?? '' }),
     reconnectionDelayMax: 10_000,
   });
-  s.on('connect', () => statusListeners.forEach((l) => l(true)));
-  s.on('disconnect', () => statusListeners.forEach((l) => l(false)));
+  let closedFor: string | undefined;
+  s.on('connection:closed', (notice: { reason?: string }) => (closedFor = notice?.reason));
+  s.on('connect', () => {
+    closedFor = undefined;
+    statusListeners.forEach((l) => l(true));
+  });
+  s.on('disconnect', (reason) => {
+    statusListeners.forEach((l) => l(false));
+    // Socket.IO reconnects by itself after anything but a server-side disconnect; this client does after those too.
+    if (reason !== 'io server disconnect' || closedFor === 'UNAUTHORIZED') return;
+    const delay = closedFor === 'CONNECTION_LIMIT' ? EVICTED_RETRY_MS : 1_000;
+    setTimeout(() => socket === s && !s.connected && s.connect(), delay);
+  });
   // An expired access token is refused at the handshake: refresh it, the next attempt uses the new one.
   s.on('connect_error', () => void refreshAccessToken());
   socket = s;

@@ -7,8 +7,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service health with a database check */
+        /** Liveness: the service answers, with a database check */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: whether this instance should receive traffic
+         * @description 200 when the instance can serve. 503 while its database or Redis (when configured) is unreachable, while migrations of this version are pending, or while it drains after SIGTERM (load balancers stop sending it work; it finishes what it has).
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1348,10 +1368,13 @@ export interface operations {
                         timestamp: string;
                         checks: {
                             database: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
                                 status: string;
                                 latencyMs?: number;
                                 kind?: string;
                                 error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
                             };
                         };
                     };
@@ -1370,10 +1393,112 @@ export interface operations {
                         timestamp: string;
                         checks: {
                             database: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
                                 status: string;
                                 latencyMs?: number;
                                 kind?: string;
                                 error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ready, or not_ready (503) */
+                        status: string;
+                        /** @description The process received SIGTERM and is finishing its work */
+                        draining: boolean;
+                        timestamp: string;
+                        checks: {
+                            database: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
+                                status: string;
+                                latencyMs?: number;
+                                kind?: string;
+                                error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
+                            };
+                            redis?: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
+                                status: string;
+                                latencyMs?: number;
+                                kind?: string;
+                                error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
+                            };
+                            migrations: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
+                                status: string;
+                                latencyMs?: number;
+                                kind?: string;
+                                error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ready, or not_ready (503) */
+                        status: string;
+                        /** @description The process received SIGTERM and is finishing its work */
+                        draining: boolean;
+                        timestamp: string;
+                        checks: {
+                            database: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
+                                status: string;
+                                latencyMs?: number;
+                                kind?: string;
+                                error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
+                            };
+                            redis?: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
+                                status: string;
+                                latencyMs?: number;
+                                kind?: string;
+                                error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
+                            };
+                            migrations: {
+                                /** @description up, down; for migrations: up (none pending) or pending */
+                                status: string;
+                                latencyMs?: number;
+                                kind?: string;
+                                error?: string;
+                                /** @description Migrations this version has that the database lacks */
+                                pending?: string[];
                             };
                         };
                     };
