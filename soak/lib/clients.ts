@@ -18,6 +18,8 @@ export interface Seen {
 
 abstract class Watcher {
   readonly seen: Seen[] = [];
+  /** The stream position it was given when it first connected: every alert event after it is for it. */
+  start: number | undefined;
   /** Times it (re)opened its connection: 1 + reconnections. */
   opens = 0;
   errors = 0;
@@ -74,6 +76,11 @@ export class SseWatcher extends Watcher {
       this.errors++;
       this.check();
     });
+    // The opening heartbeat carries the stream position.
+    this.source.addEventListener('heartbeat', (e: MessageEvent<string>) => {
+      if (this.start === undefined && e.lastEventId !== '') this.start = Number(e.lastEventId);
+      this.check();
+    });
     for (const name of ['alert', 'alert_updated', 'alert_resolved']) {
       this.source.addEventListener(name, (e: MessageEvent<string>) => {
         const data = JSON.parse(e.data) as { id: string };
@@ -101,7 +108,8 @@ export class SocketWatcher extends Watcher {
     super(label);
     // Default options: polling first, then the upgrade; reconnection on.
     this.socket = io(base, { auth: { token } });
-    this.socket.on('connection:ready', () => {
+    this.socket.on('connection:ready', (ready: { position: number }) => {
+      this.start ??= ready.position;
       this.opens++;
       this.check();
     });

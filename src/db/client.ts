@@ -24,6 +24,11 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves in one); default public. */
   schema?: string;
   poolSize?: number;
+  /**
+   * memory:// only: the cluster to start from, a tarball made by `snapshotPglite` (the test suites start
+   * every database from one migrated cluster); default: a new, empty one.
+   */
+  cluster?: Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -35,7 +40,14 @@ const loadPGlite = async (): Promise<typeof PGlite> => (await import('@electric-
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url !== undefined && /^postgres(ql)?:\/\//.test(opts.url)) return openPostgres(opts.url, opts);
   const dataDir = opts.url !== 'memory://' ? opts.dataDir : undefined;
-  return new PgliteDatabase(await openPglite(dataDir), dataDir === undefined ? IN_MEMORY_CHECKPOINT_WAL_BYTES : ON_DISK_CHECKPOINT_WAL_BYTES);
+  const pglite = dataDir === undefined ? await openPgliteInMemory(opts.cluster) : await openPgliteOnDisk(dataDir);
+  return new PgliteDatabase(pglite, dataDir === undefined ? IN_MEMORY_CHECKPOINT_WAL_BYTES : ON_DISK_CHECKPOINT_WAL_BYTES);
+}
+
+/** An in-memory database's cluster as a gzipped tarball, to open others from (`cluster`). */
+export async function snapshotPglite(db: Database): Promise<Uint8Array<ArrayBuffer>> {
+  if (!(db instanceof PgliteDatabase)) throw new Error('only an embedded (PGlite) database can be snapshotted');
+  return db.snapshot();
 }
 
 /**
@@ -85,11 +97,11 @@ function pgliteStartParams(PGliteClass: typeof PGlite, inMemory: boolean): strin
  * and malloc memory mostly stay mapped, 300 to 400 MB of it stay with the process for its lifetime.
  * So initdb runs in a short-lived child process instead, and this process only loads its result.
  */
-async function openPgliteInMemory(): Promise<PGlite> {
+async function openPgliteInMemory(given?: Uint8Array<ArrayBuffer>): Promise<PGlite> {
   const PGliteClass = await loadPGlite();
-  let cluster: Uint8Array<ArrayBuffer> | undefined;
+  let cluster = given;
   try {
-    cluster = await freshCluster();
+    cluster ??= await freshCluster();
   } catch {
     // No child process here (an unusual runtime or sandbox): create the cluster in this process, as PGlite does by itself.
   }
@@ -266,6 +278,11 @@ class PgliteDatabase implements Database {
 
   async ping(): Promise<void> {
     await this.pg.query('SELECT 1');
+  }
+
+  async snapshot(): Promise<Uint8Array<ArrayBuffer>> {
+    await this.pg.exec('CHECKPOINT');
+    return new Uint8Array(await (await this.pg.dumpDataDir('gzip')).arrayBuffer());
   }
 
   async close(): Promise<void> {
