@@ -134,6 +134,7 @@ async function main(): Promise<number> {
   };
   const answers: Array<{ at: number; status: number }> = [];
   const trafficStart = Date.now();
+  const cpuAtStart = new Map(processes.map((p) => [p.name, { pid: p.child.pid, cpu: p.child.cpuSeconds() ?? 0 }]));
   let traffic = true;
   let settling = false;
   const drive = async (truck: (typeof trucks)[number]) => {
@@ -220,6 +221,12 @@ async function main(): Promise<number> {
     f.recoveredAt = Date.now();
   }
   await at(1);
+  // CPU over the traffic (a process restarted meanwhile counts from its restart).
+  const cpu = processes.map((p) => {
+    const start = cpuAtStart.get(p.name)!;
+    const used = (p.child.cpuSeconds() ?? 0) - (start.pid === p.child.pid ? start.cpu : 0);
+    return { name: p.name, percentOfCore: (100 * used) / ((Date.now() - trafficStart) / 1000) };
+  });
   settling = true;
   log('faults over: every truck back on its path; settling (retries, auto-resolution, catch-up)');
 
@@ -296,7 +303,9 @@ async function main(): Promise<number> {
   const gaps = await gapsOf();
   const clientGaps = gaps.reduce((n, g) => n + g.missing.length, 0);
 
-  const windows = faults.map((f) => ({ from: f.at, to: (f.recoveredAt ?? f.at) + 10_000 }));
+  // A fault's window: from the fault to 10 s after its recovery, or to the next fault (each failure is
+  // counted once, against the latest fault before it).
+  const windows = faults.map((f, i) => ({ from: f.at, to: Math.min((f.recoveredAt ?? f.at) + 10_000, faults[i + 1]?.at ?? Infinity) }));
   const inWindow = (t: number) => windows.some((w) => t >= w.from && t <= w.to);
   const fivexx = answers.filter((a) => a.status >= 500 || a.status === 0);
   const fivexxOutside = fivexx.filter((a) => !inWindow(a.at));
@@ -327,6 +336,7 @@ async function main(): Promise<number> {
     }),
     ...faults.map((f) => ({ name: `monitoring lag < ${2 * INTERVAL_S} s after: ${f.name}`, value: f.lagRecoveredAfter === undefined ? 'never' : `${f.lagRecoveredAfter.toFixed(1)} s`, ok: f.lagRecoveredAfter !== undefined && f.lagRecoveredAfter <= 60 })),
     ...memoryRows.map((m) => ({ name: `memory of ${m.name} (MiB): after warm-up → end, max`, value: `${m.first.toFixed(0)} → ${m.last.toFixed(0)}, ${m.max.toFixed(0)}`, ok: m.last - m.first < 60 })),
+    ...cpu.map((c) => ({ name: `CPU of ${c.name} during the traffic (% of one core)`, value: c.percentOfCore.toFixed(1), ok: true })),
   ];
   const counts = {
     seconds: SECONDS,

@@ -77,6 +77,17 @@ export class Child {
     if (this.running) this.child.kill(signal);
     return this.exited;
   }
+  /** CPU seconds used so far (user + system, all threads) from /proc, or undefined once gone. */
+  cpuSeconds(): number | undefined {
+    try {
+      const fields = fs.readFileSync(`/proc/${this.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in clock ticks (100 a second).
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Resident memory (MiB) from /proc, or undefined once gone. */
   rssMiB(): number | undefined {
     try {

@@ -52,7 +52,8 @@ describeBrowser('the demo fleet in the dashboard', () => {
     await page.locator('[data-testid="us-map"][data-ready="true"]').waitFor();
     const onTheRoad = trucks.filter((t) => !t.spec.planned);
     await expect.poll(() => page.getByTestId('map-truck').count(), { timeout: 20_000 }).toBe(onTheRoad.length);
-    expect(await page.getByTestId('map-route').count()).toBe(onTheRoad.length);
+    // Each route's path is drawn once its plan has loaded, which may come after the trucks.
+    await expect.poll(() => page.getByTestId('map-route').count(), { timeout: 20_000 }).toBe(onTheRoad.length);
     const list = (await page.getByRole('list', { name: 'Active routes' }).textContent()) ?? '';
     for (const t of onTheRoad) expect(list).toContain(`${t.spec.driver.firstName} ${t.spec.driver.lastName}`);
     await screenshot(page, 'demo-1-live-fleet');
