@@ -374,6 +374,9 @@ async function main(): Promise<number> {
   return checks.every((c) => c.ok) ? 0 : 1;
 }
 
+// Interrupted: exit, so that everything it started is stopped (soak/lib/infra.ts).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {

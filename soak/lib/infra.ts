@@ -15,6 +15,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * Everything started here dies with this process, however it ends: children are killed, private
+ * PostgreSQL clusters stopped and removed (a soak that fails half-way must not leave a fleet running).
+ */
+const cleanups = new Set<() => void>();
+process.once('exit', () => {
+  for (const cleanup of cleanups) {
+    try {
+      cleanup();
+    } catch {
+      // best effort
+    }
+  }
+});
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -61,7 +76,14 @@ export class Child {
     const keep = (c: Buffer) => (this.out = (this.out + c.toString('utf8')).slice(-50_000));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const kill = () => child.kill('SIGKILL');
+    cleanups.add(kill);
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        cleanups.delete(kill);
+        resolve({ code, signal });
+      }),
+    );
   }
 
   get pid(): number {
@@ -159,6 +181,7 @@ export class PostgresCluster {
     if (!bin) throw new Error('no PostgreSQL binaries (pg_ctl) on this machine');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-soak-pg-'));
     const cluster = new PostgresCluster(dir, await freePort(), bin);
+    cleanups.add(cluster.removeNow);
     if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
     cluster.run('initdb', ['-D', path.join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     await cluster.start();
@@ -193,13 +216,19 @@ export class PostgresCluster {
   }
 
   async destroy(): Promise<void> {
+    cleanups.delete(this.removeNow);
+    this.removeNow();
+  }
+
+  /** Stops the server at once and removes its directory (synchronous: also run when this process exits). */
+  private readonly removeNow = (): void => {
     try {
       this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
     } catch {
       // not running
     }
     fs.rmSync(this.dir, { recursive: true, force: true });
-  }
+  };
 }
 
 /** HAProxy with deploy/haproxy/haproxy.cfg, in front of two api processes at fixed addresses. */
