@@ -12,6 +12,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { NODE_FLAGS } from '../../src/runtime.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -267,6 +268,8 @@ export class Haproxy {
 export interface ServiceOptions {
   /** Run the compiled build (dist/main.js, as `npm start` and the image do) instead of the sources through tsx. */
   compiled?: boolean;
+  /** Arguments after the script (`migrate`). */
+  args?: string[];
 }
 
 /** One of the service's processes, restartable with the same environment (same port). */
@@ -292,9 +295,10 @@ export class ServiceProcess {
   }
 
   start(): Child {
-    const args = this.opts.compiled
-      ? ['--heap-growing-percent=100', '--no-liftoff', path.join(ROOT, 'dist/main.js')]
-      : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+    const args = [
+      ...(this.opts.compiled ? [...NODE_FLAGS, path.join(ROOT, 'dist/main.js')] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')]),
+      ...(this.opts.args ?? []),
+    ];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...this.env },

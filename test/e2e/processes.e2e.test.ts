@@ -10,13 +10,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connected, json, nextOn, socketClient, SseClient } from '../helpers/realtime.js';
 import { signedBy, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { freePort } from '../../soak/lib/infra.js';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -24,17 +24,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { email: 'process-admin@example.test', password: 'process-admin-password' };
 /** Generous: two cold `tsx` start-ups on a shared 2-core machine, then a 5-s check interval. */
 const WAIT_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Proc {
   child: ChildProcess;

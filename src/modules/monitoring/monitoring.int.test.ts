@@ -168,22 +168,6 @@ describe.each(DB_KINDS)('monitoring worker (%s)', (kind) => {
     await survivor.runOnce(new Date(start + 16_000)); // lease over
     expect(seen.filter((s) => s.route.id === routeId)).toHaveLength(1);
   });
-});
-
-describe.each(DB_KINDS)('monitoring worker shutting down (%s)', (kind) => {
-  let shared: Database;
-  let t: TestApp;
-  let acme: TenantFixture;
-
-  beforeAll(async () => {
-    shared = await openTestDatabase(kind);
-    t = await buildTestApp(kind, { db: shared });
-    acme = await createTenant(t.app, { name: 'Handed Over Freight' });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await shared?.close();
-  });
 
   it('a worker that stops holding routes gives them back: another checks them at once, not after the lease', async () => {
     const { routeId } = await createActiveRoute(t.app, acme.auth);

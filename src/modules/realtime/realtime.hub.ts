@@ -20,6 +20,8 @@ export interface RealtimeOptions {
   evictedRetryMs: number;
   /** The reconnection delay SSE clients are told when this process shuts down (they reconnect elsewhere). */
   shutdownRetryMs: number;
+  /** The reconnection delay an SSE client is told when its stream cannot open for a failure of ours (database away). */
+  unavailableRetryMs: number;
   /** Bytes waiting for a slow SSE client before it is dropped. */
   maxBufferedBytes: number;
   /** Live events held for one SSE client during its replay, or queued for one socket, before it is dropped. */
@@ -38,6 +40,7 @@ export const DEFAULT_REALTIME_OPTIONS: RealtimeOptions = {
   sseRetryMs: 5_000,
   evictedRetryMs: 60_000,
   shutdownRetryMs: 1_000,
+  unavailableRetryMs: 2_000,
   maxBufferedBytes: 1 << 20,
   maxPending: 1_000,
   replayWindowMs: 24 * 3_600_000,

@@ -7,12 +7,14 @@ import type { Server as SocketServer } from 'socket.io';
 import type { Deps } from '../../deps.js';
 import { closeRedis } from '../../infra/broadcast.js';
 import { DomainError, invalid } from '../../lib/errors.js';
+import { databaseUnavailable, handleError } from '../../plugins/errors.js';
 import { errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
 import { driverScope } from '../alerts/alerts.service.js';
 import { LocalConnectionRegistry, RedisConnectionRegistry, type ConnectionRegistry } from './connection-registry.js';
 import { DEFAULT_REALTIME_OPTIONS, RealtimeHub, type RealtimeOptions } from './realtime.hub.js';
 import { attachSocketServer } from './socketio.js';
+import { sseFrame } from './sse-stream.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,6 +104,18 @@ export function realtimeRoutes(fastify: FastifyInstance, deps: Deps, opts: Realt
     '/api/v1/sse/alerts',
     {
       config: { access: { auth: 'tenant', permission: 'alerts:read', queryApiKey: true } },
+      // EventSource gives up for good on any answer but 200: a failure of ours (the database away during a
+      // restart) is answered with a stream that says to come back shortly, so that it reconnects (with its
+      // Last-Event-ID) instead. Refusals (401, 403, 429, 400) stay what they are.
+      errorHandler: (err, request, reply) => {
+        if (!databaseUnavailable(err)) return handleError(err, request, reply);
+        request.log.warn({ err: { code: err.code, message: err.message } }, 'SSE stream not opened: the database is unavailable; the client is told to retry');
+        return reply
+          .status(200)
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-cache, no-transform')
+          .send(`retry: ${opts.unavailableRetryMs}\n${sseFrame('connection_closed', { reason: 'UNAVAILABLE', message: 'The service is briefly unavailable: reconnect' })}`);
+      },
       schema: {
         operationId: 'streamAlertEvents',
         tags: ['Streams'],

@@ -69,3 +69,39 @@ describe('realtime on shutdown', () => {
     }
   });
 });
+
+describe('realtime while the database is briefly away', () => {
+  it('a handshake that fails for a failure of ours is dropped, not refused: Socket.IO retries by itself; SSE is told to come back', async () => {
+    const t = await buildTestApp('pglite');
+    try {
+      const base = await listen(t.app);
+      const tenant = await createTenant(t.app);
+      const key = (await createApiKey(t.app, tenant)).key;
+      // The next two credential lookups find the database gone (a restart), as pg reports it.
+      const principals = t.app.deps.principals;
+      const lookup = principals.apiKey.bind(principals);
+      let failures = 2;
+      principals.apiKey = async (...args) => {
+        if (failures-- > 0) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        return lookup(...args);
+      };
+
+      const stream = await SseClient.open(base, '/api/v1/sse/alerts', { 'x-api-key': key });
+      expect(stream.status).toBe(200);
+      await stream.closed;
+      expect(stream.frames.find((f) => f.retry !== undefined)?.retry).toBe(2000);
+      expect(json(stream.frames.find((f) => f.event === 'connection_closed')!)).toMatchObject({ reason: 'UNAVAILABLE' });
+
+      // Default options: the first handshake fails on our side; the client is not told to stay away.
+      const socket = connectSocket(base, { path: '/socket.io', auth: { token: key }, forceNew: true, reconnectionDelay: 100, reconnectionDelayMax: 200 });
+      const refusals: unknown[] = [];
+      socket.on('connect_error', (err: Error & { data?: unknown }) => err.data && refusals.push(err.data));
+      await connected(socket);
+      expect(failures).toBeLessThan(0);
+      expect(refusals).toEqual([]);
+      socket.close();
+    } finally {
+      await t.close();
+    }
+  });
+});

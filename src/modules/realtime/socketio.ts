@@ -155,8 +155,15 @@ export function attachSocketServer(httpServer: HttpServer, deps: Deps, hub: Real
     })().then(
       () => next(),
       (err: unknown) => {
-        if (!(err instanceof DomainError)) deps.log.error({ err }, 'socket handshake failed');
         const body = errorPayload(err);
+        if (body.statusCode >= 500) {
+          // Our failure, not the credentials' (the database away during a restart): not a refusal, after which
+          // a Socket.IO client stays away for good, but a dropped connection, which it retries by itself.
+          // (Closed first, the handshake's socket is then discarded without a connect_error.)
+          deps.log.warn({ err: { message: err instanceof Error ? err.message : String(err), code: (err as { code?: unknown }).code } }, 'socket handshake failed: the connection is dropped for the client to retry');
+          auths.delete(socket.id);
+          socket.conn.close();
+        }
         next(Object.assign(new Error(body.message), { data: body }));
       },
     );

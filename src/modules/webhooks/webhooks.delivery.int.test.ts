@@ -11,7 +11,7 @@ import type { StreamEvent } from '../../workers/events.js';
 import { webhookDeliveryWorker } from './webhooks.delivery.js';
 import { claimDueDeliveries, recordOutcomes } from './webhooks.queue.js';
 import { WebhookFanout } from './webhooks.sink.js';
-import { WebhookDeliveryWorker } from './webhooks.worker.js';
+import { WebhookDeliveryWorker, type WebhookSender } from './webhooks.worker.js';
 
 /** The shortened retry schedule of these tests (seconds between attempts). */
 const SCHEDULE = [5, 10, 20, 40, 80];
@@ -108,6 +108,16 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     return d.id;
   };
   const log = async (webhookId: string) => (await api('GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json();
+  /** A delivery worker of its own, sending with `sender` (a 60-s lease, exact schedule). */
+  const workerWith = (sender: WebhookSender) =>
+    new WebhookDeliveryWorker(t.db, { sender, encryptionKey: t.app.deps.secrets.encryptionKey, clock: t.clock }, {
+      batch: 10,
+      concurrency: 20,
+      maxPerPass: 100,
+      leaseMs: 60_000,
+      policy: { schedule: SCHEDULE, jitter: 0, maxRetryAfterSeconds: 3600 },
+      random: () => 0,
+    });
 
   it('delivers a dispatched event, signed both ways, to a subscribed webhook only', async () => {
     const hook = await register({ url: receiver.url('/signed'), events: ['driver.status_changed'] });
@@ -320,14 +330,7 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
         return { statusCode: 200, error: null, retryAfter: undefined, durationMs: 1 };
       },
     };
-    const pool = new WebhookDeliveryWorker(t.db, { sender, encryptionKey: t.app.deps.secrets.encryptionKey, clock: t.clock }, {
-      batch: 10,
-      concurrency: 20,
-      maxPerPass: 100,
-      leaseMs: 60_000,
-      policy: { schedule: SCHEDULE, jitter: 0, maxRetryAfterSeconds: 3600 },
-      random: () => 0,
-    });
+    const pool = workerWith(sender);
     const pass = pool.runOnce(t.clock.now());
     await quickSent;
     // While the stuck request is still open, the quick delivery's result is written.
@@ -386,14 +389,7 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
         return new Promise<never>(() => undefined);
       },
     };
-    const stopping = new WebhookDeliveryWorker(t.db, { sender, encryptionKey: t.app.deps.secrets.encryptionKey, clock: t.clock }, {
-      batch: 10,
-      concurrency: 20,
-      maxPerPass: 100,
-      leaseMs: 60_000,
-      policy: { schedule: SCHEDULE, jitter: 0, maxRetryAfterSeconds: 3600 },
-      random: () => 0,
-    });
+    const stopping = workerWith(sender);
     const shutdown = new AbortController();
     void stopping.runOnce(t.clock.now(), shutdown.signal);
     await inFlight;

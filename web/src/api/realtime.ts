@@ -6,7 +6,8 @@
  * It stays connected: a dropped transport (a server restarting, a deploy) reconnects by itself and the
  * server replays what was missed from the offset Socket.IO keeps; a close decided by the server
  * (`connection:closed` then a disconnect) is reconnected too — at once after a shutdown or a slow
- * connection, after a minute when the tenant had too many connections — except after a revocation.
+ * connection, after a minute when the tenant had too many connections — except after a revocation; a
+ * refused handshake is retried after refreshing an expired token, or shortly after a server failure.
  */
 import { io, type Socket } from 'socket.io-client';
 import { useEffect, useState } from 'react';
@@ -38,8 +39,15 @@ function connect(): Socket {
     const delay = closedFor === 'CONNECTION_LIMIT' ? EVICTED_RETRY_MS : 1_000;
     setTimeout(() => socket === s && !s.connected && s.connect(), delay);
   });
-  // An expired access token is refused at the handshake: refresh it, the next attempt uses the new one.
-  s.on('connect_error', () => void refreshAccessToken());
+  // A refused handshake ends Socket.IO's own retries (a dropped connection does not): an expired access
+  // token (401) is refreshed and the connection made again; a failure of the server's is retried shortly;
+  // a refusal for good (403: tenant suspended, role) is left alone.
+  s.on('connect_error', (err: Error & { data?: { statusCode?: number } }) => {
+    if (s.active) return;
+    const status = err.data?.statusCode;
+    if (status === 401) void refreshAccessToken().then((token) => token && socket === s && s.connect());
+    else if (status === undefined || status >= 500) setTimeout(() => socket === s && !s.connected && s.connect(), 2_000);
+  });
   socket = s;
   return s;
 }
