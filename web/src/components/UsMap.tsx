@@ -3,15 +3,17 @@
  * not part of the JavaScript), projected with d3-geo's Albers USA, as SVG. On it: route paths, stops,
  * planned rests and 30-minute breaks, fuel stops and trucks at their last reported position, each kind
  * with its own letter and shape (not colour alone), a <title> per marker and a legend. Points the
- * projection cannot place (outside the US and its insets) are left out.
+ * projection cannot place (outside the US and its insets) are left out. A route's map can be fitted to
+ * what it shows (the view box zooms in; lines and markers keep their size on screen).
  */
 import { geoAlbersUsa, geoPath, type GeoProjection } from 'd3-geo';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import statesUrl from 'us-atlas/states-10m.json?url';
-import { projectPoint, projectRuns, polylinePath, type Project } from '../lib/map-geometry';
+import { boundsOf, fitViewBox, projectPoint, projectRuns, polylinePath, type Project, type ViewBox } from '../lib/map-geometry';
 import { mapSummary, type MapLayers, type MapMarker } from '../lib/route-map';
+import { BreakGlyph, FuelGlyph, RestGlyph, StopGlyph, TruckGlyph } from './MapGlyphs';
 import './us-map.css';
 
 const W = 975;
@@ -19,6 +21,9 @@ const H = 610;
 const PAD = 12;
 /** Markers are drawn a little larger than their glyphs (which the legend uses at 20 px). */
 const MARKER_SCALE = 1.25;
+const FRAME: ViewBox = { x: 0, y: 0, width: W, height: H };
+/** A fitted view: 15 % of the route's span around it, and never narrower than ~100 units (about 450 mi). */
+const FIT = { padding: 0.15, minWidth: 100 };
 /** Route line colours (each at least 4.5:1 against the map's land colour). */
 export const ROUTE_COLOURS = ['#0b5cad', '#a34e00', '#6a3d9a', '#1d6b35', '#b0124f', '#00695c', '#5d4037', '#37474f'];
 export const routeColour = (i: number) => ROUTE_COLOURS[i % ROUTE_COLOURS.length]!;
@@ -82,12 +87,10 @@ function useAtlas(): { atlas: Atlas | null; error: string | null } {
   return state;
 }
 
-const STOP_LETTERS: Record<string, string> = { ORIGIN: 'O', PICKUP: 'P', DELIVERY: 'D', WAYPOINT: 'W' };
-
 /** One marker: its glyph centred on (0,0), moved to the point, titled. */
-function Marker({ at, testId, title, children }: { at: [number, number]; testId: string; title: string; children: ReactNode }) {
+function Marker({ at, testId, title, zoom, children }: { at: [number, number]; testId: string; title: string; zoom: number; children: ReactNode }) {
   return (
-    <g className="map-marker" data-testid={testId} transform={`translate(${Math.round(at[0] * 10) / 10},${Math.round(at[1] * 10) / 10}) scale(${MARKER_SCALE})`}>
+    <g className="map-marker" data-testid={testId} transform={`translate(${Math.round(at[0] * 10) / 10},${Math.round(at[1] * 10) / 10}) scale(${Math.round((MARKER_SCALE / zoom) * 1000) / 1000})`}>
       <title>{title}</title>
       {children}
     </g>
@@ -95,60 +98,6 @@ function Marker({ at, testId, title, children }: { at: [number, number]; testId:
 }
 
 const titleOf = (m: MapMarker) => (m.detail ? `${m.label} — ${m.detail}` : m.label);
-
-export function StopGlyph({ type }: { type: string }) {
-  const letter = STOP_LETTERS[type] ?? 'S';
-  return (
-    <>
-      {type === 'DELIVERY' ? <circle r={9} className="glyph-stop glyph-delivery" /> : type === 'WAYPOINT' ? <rect x={-7} y={-7} width={14} height={14} transform="rotate(45)" className="glyph-stop" /> : <rect x={-8} y={-8} width={16} height={16} rx={2} className="glyph-stop glyph-pickup" />}
-      <text className="glyph-letter" dy="0.35em">
-        {letter}
-      </text>
-    </>
-  );
-}
-
-export function RestGlyph() {
-  return (
-    <>
-      <rect x={-8.5} y={-8.5} width={17} height={17} rx={4} className="glyph-rest" />
-      <text className="glyph-letter glyph-letter-light" dy="0.35em">
-        R
-      </text>
-    </>
-  );
-}
-
-export function BreakGlyph() {
-  return (
-    <>
-      <circle r={7} className="glyph-break" />
-      <text className="glyph-letter glyph-letter-small" dy="0.35em">
-        B
-      </text>
-    </>
-  );
-}
-
-export function FuelGlyph() {
-  return (
-    <>
-      <path d="M0,-10 L9,6 L-9,6 Z" className="glyph-fuel" />
-      <text className="glyph-letter glyph-letter-light glyph-letter-small" y={1.5} dy="0.35em">
-        F
-      </text>
-    </>
-  );
-}
-
-export function TruckGlyph({ heading }: { heading?: number | null }) {
-  return (
-    <>
-      <circle r={10} className="glyph-truck" />
-      {heading === null || heading === undefined ? <rect x={-3.5} y={-3.5} width={7} height={7} className="glyph-truck-dot" /> : <path d="M0,-7 L5,5 L0,2 L-5,5 Z" className="glyph-truck-dot" transform={`rotate(${heading})`} />}
-    </>
-  );
-}
 
 function LegendItem({ glyph, label }: { glyph: ReactNode; label: string }) {
   return (
@@ -169,22 +118,33 @@ export interface UsMapProps {
   emptyNote?: string;
   /** Routes' names in the legend (the overview's route list has them already). */
   showRouteLegend?: boolean;
+  /** 'content' zooms to what the map shows (a route's page); default 'country', the whole map. */
+  fit?: 'country' | 'content';
 }
 
-export function UsMap({ layers, title, emptyNote, showRouteLegend = true }: UsMapProps) {
+export function UsMap({ layers, title, emptyNote, showRouteLegend = true, fit = 'country' }: UsMapProps) {
   const { atlas: loaded, error } = useAtlas();
   const projection = loaded?.projection ?? fallbackProjection;
   const project: Project = (p) => projection(p);
   const place = (m: MapMarker) => projectPoint(project, m);
   const summary = mapSummary(layers);
   const label = title ? `${title}. ${summary.replace(/^Map of the United States: /, '')}` : summary;
-  const offMap = [...layers.stops, ...layers.rests, ...layers.fuel, ...layers.trucks].filter((m) => !place(m)).length;
   const fullRests = layers.rests.filter((r) => r.kind === 'rest');
   const breaks = layers.rests.filter((r) => r.kind === 'break');
   const stopTypes = [...new Set(layers.stops.map((s) => s.type))];
+  const routePaths = layers.routes.map((r) => ({ route: r, runs: projectRuns(project, r.points) }));
+  const markers = [...layers.stops, ...layers.rests, ...layers.fuel, ...layers.trucks];
+  const placed = markers.map(place).filter((xy): xy is [number, number] => xy !== null);
+  const offMap = markers.length - placed.length;
+  const view = fit === 'content' ? fitViewBox(boundsOf([...routePaths.flatMap((p) => p.runs.flat()), ...placed]), FRAME, FIT) : FRAME;
+  const zoom = W / view.width;
+  const mark = (m: MapMarker, testId: string, glyph: ReactNode) => {
+    const at = place(m);
+    return at && <Marker key={m.id} at={at} testId={testId} title={titleOf(m)} zoom={zoom}>{glyph}</Marker>;
+  };
   return (
     <figure className="us-map-figure">
-      <svg className="us-map" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} data-testid="us-map" data-ready={loaded ? 'true' : 'false'}>
+      <svg className="us-map" viewBox={`${view.x} ${view.y} ${view.width} ${view.height}`} style={{ '--map-zoom': zoom } as CSSProperties} role="img" aria-label={label} data-testid="us-map" data-ready={loaded ? 'true' : 'false'}>
         {loaded ? (
           <g className="map-base" aria-hidden="true">
             <path className="map-land" d={loaded.land} />
@@ -192,13 +152,13 @@ export function UsMap({ layers, title, emptyNote, showRouteLegend = true }: UsMa
             <path className="map-outline" d={loaded.outline} />
           </g>
         ) : (
-          <text x={W / 2} y={H / 2} textAnchor="middle" className="map-status">
+          <text x={view.x + view.width / 2} y={view.y + view.height / 2} textAnchor="middle" className="map-status">
             {error ?? 'Loading map…'}
           </text>
         )}
         <g className="map-routes">
-          {layers.routes.map((r) => {
-            const d = polylinePath(projectRuns(project, r.points));
+          {routePaths.map(({ route: r, runs }) => {
+            const d = polylinePath(runs);
             return d ? (
               <g key={r.id} data-testid="map-route">
                 <title>{`Route ${r.label}`}</title>
@@ -209,36 +169,11 @@ export function UsMap({ layers, title, emptyNote, showRouteLegend = true }: UsMa
           })}
         </g>
         <g className="map-markers">
-          {layers.fuel.map((m) => {
-            const at = place(m);
-            return at && <Marker key={m.id} at={at} testId="map-fuel" title={titleOf(m)}>
-                <FuelGlyph />
-              </Marker>;
-          })}
-          {breaks.map((m) => {
-            const at = place(m);
-            return at && <Marker key={m.id} at={at} testId="map-break" title={titleOf(m)}>
-                <BreakGlyph />
-              </Marker>;
-          })}
-          {fullRests.map((m) => {
-            const at = place(m);
-            return at && <Marker key={m.id} at={at} testId="map-rest" title={titleOf(m)}>
-                <RestGlyph />
-              </Marker>;
-          })}
-          {layers.stops.map((m) => {
-            const at = place(m);
-            return at && <Marker key={m.id} at={at} testId="map-stop" title={titleOf(m)}>
-                <StopGlyph type={m.type} />
-              </Marker>;
-          })}
-          {layers.trucks.map((m) => {
-            const at = place(m);
-            return at && <Marker key={m.id} at={at} testId="map-truck" title={titleOf(m)}>
-                <TruckGlyph heading={m.headingDegrees} />
-              </Marker>;
-          })}
+          {layers.fuel.map((m) => mark(m, 'map-fuel', <FuelGlyph />))}
+          {breaks.map((m) => mark(m, 'map-break', <BreakGlyph />))}
+          {fullRests.map((m) => mark(m, 'map-rest', <RestGlyph />))}
+          {layers.stops.map((m) => mark(m, 'map-stop', <StopGlyph type={m.type} />))}
+          {layers.trucks.map((m) => mark(m, 'map-truck', <TruckGlyph heading={m.headingDegrees} />))}
         </g>
       </svg>
       <figcaption>

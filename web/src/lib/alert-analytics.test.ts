@@ -1,5 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { anyAlerts, bucketLabel, minutesLabel, percentLabel, rangeChoice, rangeQuery, resolutionRows, responseRows, targetRows, volumeRows, type ResolutionReport, type ResponseTimeReport, type VolumeReport } from './alert-analytics';
+import {
+  analyticsHref,
+  anyAlerts,
+  bucketLabel,
+  busiestRow,
+  minutesLabel,
+  percentLabel,
+  rangeChoice,
+  rangeQuery,
+  resolutionRateSummary,
+  resolutionRows,
+  resolutionTimeSummary,
+  responseRows,
+  responseSummary,
+  targetRows,
+  topTypesSummary,
+  volumeRows,
+  volumeSummary,
+  type ResolutionReport,
+  type ResponseTimeReport,
+  type VolumeReport,
+} from './alert-analytics';
 
 const counts = (c = 0, h = 0, m = 0, l = 0) => ({ CRITICAL: c, HIGH: h, MEDIUM: m, LOW: l });
 const categories = { HOS_VIOLATION: 0, ROUTE_DEVIATION: 0, WEATHER: 0, MECHANICAL: 0, SCHEDULING: 0, SYSTEM: 0 };
@@ -94,5 +115,39 @@ describe('alert analytics data', () => {
   it('formats durations and shares', () => {
     expect([null, 0.5, 4.4, 59.6, 65, 125.2, 1440, 3000].map(minutesLabel)).toEqual(['—', '30 s', '4 min', '1 h 00 min', '1 h 05 min', '2 h 05 min', '1 d 0 h', '2 d 2 h']);
     expect([null, 0, 0.6667, 1].map(percentLabel)).toEqual(['—', '0%', '66.7%', '100%']);
+  });
+
+  it('keeps only an interval the range offers in the page address', () => {
+    expect(analyticsHref('7d', 'hour')).toBe('/alerts/analytics?range=7d&interval=hour');
+    expect(analyticsHref('30d', 'hour')).toBe('/alerts/analytics?range=30d');
+    expect(analyticsHref('24h', 'hour')).toBe('/alerts/analytics?range=24h&interval=hour');
+  });
+
+  it('words each chart’s summary', () => {
+    const rows = [
+      { label: 'Mar 4', total: 2 },
+      { label: 'Mar 5', total: 5 },
+      { label: 'Mar 6', total: 5 },
+    ];
+    expect(busiestRow(rows)?.label).toBe('Mar 5');
+    expect(busiestRow([{ label: 'Mar 4', total: 0 }])).toBeNull();
+    const volume = rows.map((r) => ({ ...r, start: r.label, byPriority: counts(r.total) }));
+    expect(volumeSummary(volume, 12, 'last 7 days', 'day')).toBe('12 alerts raised in the last 7 days; the busiest day was Mar 5 with 5. Bars are split by priority.');
+    expect(volumeSummary([], 1, 'last 24 hours', 'hour')).toBe('1 alert raised in the last 24 hours. Bars are split by priority.');
+
+    expect(responseSummary({ count: 1, averageMinutes: 4, p90Minutes: 4 })).toBe('1 alert was acknowledged: on average after 4 min, 90% within 4 min.');
+    expect(responseSummary({ count: 3, averageMinutes: 75, p90Minutes: 130 })).toBe('3 alerts were acknowledged: on average after 1 h 15 min, 90% within 2 h 10 min.');
+    expect(responseSummary({ count: 0, averageMinutes: null, p90Minutes: null })).toBe('Minutes from an alert being raised to its acknowledgement.');
+
+    const totals = { created: 3, resolved: 2, resolutionRate: 0.6667, averageResolutionMinutes: 30, open: 1 };
+    expect(resolutionRateSummary(totals)).toBe('66.7% of the 3 alerts raised are resolved; 1 still open.');
+    expect(resolutionTimeSummary(totals)).toBe('Resolved alerts took 30 min on average from being raised.');
+    const none = { created: 0, resolved: 0, resolutionRate: null, averageResolutionMinutes: null, open: 0 };
+    expect(resolutionRateSummary(none)).toBe('Share of the alerts raised in each period that are resolved now.');
+    expect(resolutionTimeSummary(none)).toBe('Average time from an alert being raised to its resolution.');
+
+    const name = (t: string) => t.toLowerCase();
+    expect(topTypesSummary({ total: 9, data: [{ type: 'LOW_FUEL', count: 6 }] } as never, name)).toBe('Of 9 alerts, the most common type was low_fuel (6).');
+    expect(topTypesSummary({ total: 0, data: [] }, name)).toBe('The alert types raised most often in this range.');
   });
 });

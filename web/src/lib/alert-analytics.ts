@@ -142,3 +142,45 @@ export function percentLabel(share: number | null | undefined): string {
 export function anyAlerts(rows: ReadonlyArray<{ total?: number; count?: number; created?: number }>): boolean {
   return rows.some((r) => (r.total ?? r.count ?? r.created ?? 0) > 0);
 }
+
+/** The analytics page's address for a range and interval (an interval the range does not offer is left out). */
+export function analyticsHref(rangeId: string, interval: string): string {
+  return `/alerts/analytics?range=${rangeId}${rangeChoice(rangeId).intervals.includes(interval as Interval) ? `&interval=${interval}` : ''}`;
+}
+
+/** The bucket with the most alerts (the first of equals); null when none has any. */
+export function busiestRow<T extends { total: number }>(rows: readonly T[]): T | null {
+  return rows.reduce<T | null>((m, r) => (r.total > (m?.total ?? 0) ? r : m), null);
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => (n === 1 ? one : many);
+
+/** The volume chart's sentence: how many were raised in the range and its busiest bucket. */
+export function volumeSummary(rows: readonly VolumeRow[], total: number, rangeText: string, interval: Interval): string {
+  const busiest = busiestRow(rows);
+  return `${total} ${plural(total, 'alert')} raised in the ${rangeText}${busiest ? `; the busiest ${interval} was ${busiest.label} with ${busiest.total}` : ''}. Bars are split by priority.`;
+}
+
+/** The time-to-acknowledge chart's sentence. */
+export function responseSummary(overall: Pick<ResponseTimeReport['overall'], 'count' | 'averageMinutes' | 'p90Minutes'>): string {
+  if (!overall.count) return 'Minutes from an alert being raised to its acknowledgement.';
+  return `${overall.count} ${plural(overall.count, 'alert was', 'alerts were')} acknowledged: on average after ${minutesLabel(overall.averageMinutes)}, 90% within ${minutesLabel(overall.p90Minutes)}.`;
+}
+
+type ResolutionTotals = Pick<ResolutionReport['totals'], 'created' | 'resolved' | 'open' | 'resolutionRate' | 'averageResolutionMinutes'>;
+
+/** The resolution-rate chart's sentence. */
+export function resolutionRateSummary(t: ResolutionTotals): string {
+  return t.created ? `${percentLabel(t.resolutionRate)} of the ${t.created} alerts raised are resolved; ${t.open} still open.` : 'Share of the alerts raised in each period that are resolved now.';
+}
+
+/** The resolution-time chart's sentence. */
+export function resolutionTimeSummary(t: ResolutionTotals): string {
+  return t.resolved ? `Resolved alerts took ${minutesLabel(t.averageResolutionMinutes)} on average from being raised.` : 'Average time from an alert being raised to its resolution.';
+}
+
+/** The top-types chart's sentence (`kindLabel` names a type). */
+export function topTypesSummary(report: Pick<TopTypesReport, 'total' | 'data'>, kindLabel: (type: string) => string): string {
+  const first = report.data[0];
+  return first ? `Of ${report.total} alerts, the most common type was ${kindLabel(first.type)} (${first.count}).` : 'The alert types raised most often in this range.';
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPlannedStop, routeProgress, type PlanSegment } from './driver-route';
+import { nextPlannedStop, pickDriverRoute, routeProgress, type PlanSegment } from './driver-route';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-03-02T14:00:00Z');
@@ -58,5 +58,13 @@ describe('the next planned rest or fuel stop', () => {
     expect(nextPlannedStop(segments, T0 + 9 * H)?.label).toBe('10-hour rest');
     expect(nextPlannedStop(segments, T0 + 19 * H)?.label).toBe('34-hour restart');
     expect(nextPlannedStop(segments, T0 + 60 * H)).toBeNull();
+  });
+
+  it('shows the active route first, else the planned one departing first, the others after by departure', () => {
+    const r = (id: string, departH: number) => ({ id, departureTime: iso(T0 + departH * H) });
+    const planned = [r('rte_c', 48), r('rte_a', 2), r('rte_b', 24)];
+    expect(pickDriverRoute([r('rte_x', -3)], planned)).toEqual({ pick: r('rte_x', -3), upcoming: [r('rte_a', 2), r('rte_b', 24), r('rte_c', 48)] });
+    expect(pickDriverRoute([], planned)).toEqual({ pick: r('rte_a', 2), upcoming: [r('rte_b', 24), r('rte_c', 48)] });
+    expect(pickDriverRoute([], [])).toEqual({ pick: null, upcoming: [] });
   });
 });

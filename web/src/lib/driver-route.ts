@@ -62,3 +62,13 @@ export function deviceTimeZone(): string {
     return 'UTC';
   }
 }
+
+/**
+ * The route a driver sees first: the active one, else the planned one departing first; the other
+ * planned routes follow by departure.
+ */
+export function pickDriverRoute<R extends { id: string; departureTime: string }>(active: readonly R[], planned: readonly R[]): { pick: R | null; upcoming: R[] } {
+  const byDeparture = [...planned].sort((a, b) => Date.parse(a.departureTime) - Date.parse(b.departureTime));
+  const pick = active[0] ?? byDeparture[0] ?? null;
+  return { pick, upcoming: byDeparture.filter((r) => r.id !== pick?.id) };
+}

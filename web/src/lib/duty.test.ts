@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dutyOfSegment, dutySpans, logDays, planDutyChanges, startOfDay, zoneOffsetMs } from './duty';
+import { dutyOfSegment, dutySpans, likelyNextStatus, logDays, planDutyChanges, startOfDay, zoneOffsetMs } from './duty';
 
 const H = 3_600_000;
 
@@ -58,5 +58,11 @@ describe('log grid data', () => {
     expect(dutyOfSegment({ type: 'wait', duration_hours: 2 })).toBe('OFF_DUTY');
     expect(dutyOfSegment({ type: 'wait', duration_hours: 8 })).toBe('SLEEPER_BERTH');
     expect(planDutyChanges([{ type: 'drive', start_time: '2026-03-02T12:00:00Z' }])).toEqual([{ status: 'ON_DUTY_DRIVING', at: '2026-03-02T12:00:00Z' }]);
+  });
+
+  it('offers on duty after off duty, and off duty after anything else', () => {
+    expect(likelyNextStatus('OFF_DUTY')).toBe('ON_DUTY_NOT_DRIVING');
+    expect(likelyNextStatus('ON_DUTY_DRIVING')).toBe('OFF_DUTY');
+    expect(likelyNextStatus(undefined)).toBe('OFF_DUTY');
   });
 });

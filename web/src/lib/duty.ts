@@ -109,3 +109,8 @@ export function dutyOfSegment(segment: { type: string; duty_status?: string; dur
 export function planDutyChanges(segments: Array<{ type: string; start_time: string; duty_status?: string; duration_hours?: number }>): DutyChange[] {
   return segments.map((s) => ({ status: dutyOfSegment(s), at: s.start_time }));
 }
+
+/** The status to offer after `current` (the same status twice in a row is refused): off duty, or on duty after it. */
+export function likelyNextStatus(current: string | null | undefined): DutyStatus {
+  return current === 'OFF_DUTY' ? 'ON_DUTY_NOT_DRIVING' : 'OFF_DUTY';
+}

@@ -1,9 +1,7 @@
 /** Formatting shared by the pages: hours as h:mm, dates in a zone, miles, money. */
 
-export function hoursMinutes(hours: number): string {
-  const total = Math.max(0, Math.round(hours * 60));
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
-}
+/** Hours as h:mm, to the nearest minute: the one rule for durations (durations.ts). */
+export { hoursMinutes } from './durations';
 
 /** "Tue 14:05" style in the given IANA zone (default: the browser's). */
 export function dateTime(iso: string | null | undefined, timeZone?: string): string {

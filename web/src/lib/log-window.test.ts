@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, logWindow, LOG_HISTORY_DAYS, timeZoneOptions, US_TIME_ZONES } from './log-window';
+import { chosenLogZone, isTimeZone, logWindow, LOG_HISTORY_DAYS, timeZoneOptions, US_TIME_ZONES } from './log-window';
 import { logDays } from './duty';
 
 const H = 3_600_000;
@@ -44,5 +44,13 @@ describe('the log grid window', () => {
     expect(isTimeZone('America/Denver')).toBe(true);
     expect(isTimeZone('America/Nowhere')).toBe(false);
     expect(isTimeZone('')).toBe(false);
+  });
+
+  it('keeps the zone chosen earlier while it is still offered, else the fallback', () => {
+    const options = timeZoneOptions('America/Chicago');
+    expect(chosenLogZone('America/Denver', options, 'America/Chicago')).toBe('America/Denver');
+    expect(chosenLogZone(null, options, 'America/Chicago')).toBe('America/Chicago');
+    expect(chosenLogZone('Nowhere/Atlantis', options, 'America/Chicago')).toBe('America/Chicago');
+    expect(chosenLogZone('Asia/Tokyo', options, 'America/Chicago')).toBe('America/Chicago');
   });
 });

@@ -48,3 +48,8 @@ export function logWindow(nowMs: number, timeZone: string, days = 8): { fromMs: 
   for (let i = 1; i < days; i++) fromMs = startOfDay(fromMs - HOUR, timeZone).startMs;
   return { fromMs, toMs: nowMs, fetchFromMs: Math.min(fromMs, nowMs - LOG_HISTORY_DAYS * DAY) };
 }
+
+/** The zone to show logs in: the one saved earlier when it is still a known choice, else `fallback`. */
+export function chosenLogZone(saved: string | null, options: ReadonlyArray<{ value: string }>, fallback: string): string {
+  return saved && isTimeZone(saved) && options.some((o) => o.value === saved) ? saved : fallback;
+}

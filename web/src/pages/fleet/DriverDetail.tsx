@@ -2,135 +2,26 @@
  * One driver: their record (edit, deactivate / reactivate), HOS clocks, the log grid of the last 8 days
  * in a chosen zone, a form to record a duty-status change, and their routes.
  */
-import { useCallback, useMemo, useState, type FormEvent } from 'react';
-import { Link, useParams } from 'wouter';
-import { ApiError, api, unwrap, type Body, type Ok } from '../../api/client';
+import { useMemo, useState } from 'react';
+import { useParams } from 'wouter';
+import { api, unwrap, type Body, type Ok } from '../../api/client';
 import { HosClocks } from '../../components/HosClocks';
 import { LogGrid } from '../../components/LogGrid';
-import { Button, Dialog, ErrorBanner, Facts, Field, Loading, Notice, PageHeader, SelectField, StatusBadge } from '../../components/ui';
-import { DUTY_LABELS, DUTY_ROWS, type DutyStatus } from '../../lib/duty';
-import { errorsFromDetails, isoFromLocalInput } from '../../lib/forms';
-import { dateTime, hoursMinutes, miles } from '../../lib/format';
-import { isTimeZone, logWindow, timeZoneOptions } from '../../lib/log-window';
+import { Button, Dialog, ErrorBanner, Facts, Loading, Notice, PageHeader, SelectField, StatusBadge } from '../../components/ui';
+import { DUTY_LABELS, type DutyStatus } from '../../lib/duty';
+import { dateTime } from '../../lib/format';
+import { logWindow } from '../../lib/log-window';
 import { useApi, useInterval } from '../../lib/use-api';
-import { BackLink, ConfirmDialog, isNotFound, NotFoundState, RecordTable, useCanEdit, type Column } from './common';
+import { BackLink, ConfirmDialog, isNotFound, NotFoundState, useCanEdit } from './common';
+import { DriverRoutes } from './DriverRoutes';
+import { DutyStatusForm } from './DutyStatusForm';
 import { DRIVER_FIELDS } from './fields';
 import { RecordForm } from './RecordForm';
+import { useLogZone } from './useLogZone';
 
 type Driver = Ok<'/api/v1/drivers/{driverId}'>;
-type Hos = Ok<'/api/v1/drivers/{driverId}/hos'>;
-type RouteRow = Ok<'/api/v1/routes'>['data'][number];
 
-const ZONE_KEY = 'fleet.logTimeZone';
 const MINUTE = 60_000;
-
-function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-/** The zone the logs are shown in: the last one chosen here, else the browser's. */
-function useLogZone(): [string, (z: string) => void, Array<{ value: string; label: string }>] {
-  const options = useMemo(() => timeZoneOptions(browserZone()), []);
-  const [zone, setZone] = useState(() => {
-    const saved = localStorage.getItem(ZONE_KEY);
-    return saved && isTimeZone(saved) && options.some((o) => o.value === saved) ? saved : browserZone();
-  });
-  const choose = useCallback((z: string) => {
-    setZone(z);
-    localStorage.setItem(ZONE_KEY, z);
-  }, []);
-  return [zone, choose, options];
-}
-
-function DutyStatusForm({ driverId, current, onRecorded }: { driverId: string; current: string | undefined; onRecorded: (hos: Hos, status: string, at: string) => void }) {
-  const [status, setStatus] = useState<DutyStatus>(() => (current === 'OFF_DUTY' ? 'ON_DUTY_NOT_DRIVING' : 'OFF_DUTY'));
-  const [at, setAt] = useState('');
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [atError, setAtError] = useState<string | undefined>(undefined);
-
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    setError(null);
-    setAtError(undefined);
-    const iso = at ? isoFromLocalInput(at) : undefined;
-    if (iso === null) return setAtError('must be a date and time');
-    setBusy(true);
-    try {
-      const body: Body<'/api/v1/drivers/{driverId}/duty-status'> = { status, ...(iso ? { at: iso } : {}), ...(note.trim() ? { note: note.trim() } : {}) };
-      const res = await unwrap(api.POST('/api/v1/drivers/{driverId}/duty-status', { params: { path: { driverId } }, body }));
-      onRecorded(res.hos, res.event.status, res.event.at);
-      // The same status twice in a row is refused: offer the likeliest next one.
-      setStatus(res.event.status === 'OFF_DUTY' ? 'ON_DUTY_NOT_DRIVING' : 'OFF_DUTY');
-      setAt('');
-      setNote('');
-    } catch (err) {
-      if (err instanceof ApiError) {
-        const { fieldErrors } = errorsFromDetails(err.body.details, [{ name: 'at', label: 'Time' }]);
-        setAtError(fieldErrors.at);
-      }
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <form onSubmit={submit} aria-labelledby="duty-form-title">
-      <h3 id="duty-form-title">Record a duty status change</h3>
-      <ErrorBanner error={error} />
-      <div className="duty-form">
-        <SelectField label="New duty status" value={status} onChange={(e) => setStatus(e.target.value as DutyStatus)} options={DUTY_ROWS.map((s) => ({ value: s, label: DUTY_LABELS[s] }))} />
-        <Field label="Starting at" type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} hint="Empty: now (your browser’s time)" error={atError} />
-        <Field label="Note" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} hint="Optional, e.g. where or why" />
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={busy}>
-            Record status
-          </Button>
-        </div>
-      </div>
-    </form>
-  );
-}
-
-const ROUTE_COLUMNS: Array<Column<RouteRow>> = [
-  { header: 'Route', cell: (r) => <Link href={`/routes/${r.id}`}>{r.id}</Link> },
-  { header: 'Status', cell: (r) => <StatusBadge value={r.status} /> },
-  { header: 'Departure', cell: (r) => dateTime(r.departureTime) },
-  { header: 'Arrival', cell: (r) => dateTime(r.arrivalTime) },
-  { header: 'Distance', cell: (r) => miles(r.summary.totalDistanceMiles), className: 'num' },
-  { header: 'Driving', cell: (r) => hoursMinutes(r.summary.totalDriveHours), className: 'num' },
-  { header: 'Rests', cell: (r) => r.summary.restStops, className: 'num' },
-];
-
-function DriverRoutes({ driverId }: { driverId: string }) {
-  const routes = useApi(() => unwrap(api.GET('/api/v1/routes', { params: { query: { driverId, pageSize: 20 } } })), [driverId]);
-  return (
-    <section className="card" aria-labelledby="routes-title">
-      <h2 id="routes-title">Routes</h2>
-      <ErrorBanner error={routes.error} />
-      {!routes.data ? (
-        !routes.error && <Loading label="Loading routes…" />
-      ) : routes.data.data.length === 0 ? (
-        <p className="muted">
-          No routes for this driver yet. <Link href="/routes/new">Plan a route</Link>
-        </p>
-      ) : (
-        <>
-          <div className="fleet-table">
-            <RecordTable caption="Routes of this driver" columns={ROUTE_COLUMNS} rows={routes.data.data} />
-          </div>
-          {routes.data.total > routes.data.data.length && (
-            <p className="muted">
-              The {routes.data.data.length} most recent of {routes.data.total} routes.
-            </p>
-          )}
-        </>
-      )}
-    </section>
-  );
-}
 
 export function DriverDetailPage() {
   const { driverId = '' } = useParams<{ driverId: string }>();

@@ -1,0 +1,64 @@
+/**
+ * Durations as the dashboard shows them: whole minutes, h:mm, rounded to the nearest minute (half a
+ * minute rounds up). The parts of a plan are measured between their start and end each rounded to the
+ * nearest minute, so the parts add up to the totals shown beside them (the drive rows of the timeline
+ * to the summary's driving, all rows to the trip time): a 2 h 38 min 38 s drive from 08:00:00 reads
+ * 2:39 in the summary and in the timeline. Pure; tested in durations.test.ts.
+ */
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** Whole minutes, rounded to the nearest (half up). */
+export function roundMinutes(ms: number): number {
+  return Math.round(ms / MINUTE_MS);
+}
+
+/** 158 → "2:38"; negative or unreadable counts as 0. */
+export function formatMinutes(minutes: number): string {
+  const total = Number.isFinite(minutes) ? Math.max(0, Math.round(minutes)) : 0;
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}
+
+/** Hours (as the API gives them) as h:mm to the nearest minute. */
+export function hoursMinutes(hours: number): string {
+  // Hours to whole milliseconds first, so 2.6666667 h is 2:40 and not a float's 159.99999 minutes.
+  return formatMinutes(roundMinutes(Math.round(hours * HOUR_MS)));
+}
+
+/** The minutes from one instant to another, each rounded to the nearest minute first; NaN when unreadable. */
+export function minutesBetween(startIso: string, endIso: string): number {
+  return roundMinutes(Date.parse(endIso)) - roundMinutes(Date.parse(startIso));
+}
+
+export interface PlanSegmentTimes {
+  type: string;
+  start_time: string;
+  end_time: string;
+}
+
+export interface PlanTotals {
+  drive: number;
+  onDuty: number;
+  rest: number;
+  trip: number;
+}
+
+const ON_DUTY = new Set(['drive', 'dock', 'fuel']);
+const RESTING = new Set(['rest', 'wait']);
+
+/**
+ * A plan's totals in minutes from its segments (as the planner adds them up: on duty is driving, docks
+ * and fuel stops; resting is rests, breaks and waits) and the trip from departure to arrival.
+ */
+export function planTotals(plan: { departureTime: string; arrivalTime: string; segments: readonly PlanSegmentTimes[] }): PlanTotals {
+  const totals: PlanTotals = { drive: 0, onDuty: 0, rest: 0, trip: minutesBetween(plan.departureTime, plan.arrivalTime) };
+  for (const s of plan.segments) {
+    const minutes = minutesBetween(s.start_time, s.end_time);
+    if (!Number.isFinite(minutes)) continue;
+    if (s.type === 'drive') totals.drive += minutes;
+    if (ON_DUTY.has(s.type)) totals.onDuty += minutes;
+    if (RESTING.has(s.type)) totals.rest += minutes;
+  }
+  return totals;
+}

@@ -1,0 +1,93 @@
+/**
+ * A route's segments in order: where and when each happens (in the local time there), how long it
+ * lasts (the parts add up to the summary's totals), what it is about, and the HOS clocks left after it.
+ */
+import type { ReactNode } from 'react';
+import { TableWrap } from '../../components/ui';
+import { formatMinutes, hoursMinutes, minutesBetween } from '../../lib/durations';
+import { miles, money } from '../../lib/format';
+import { inZone } from '../../lib/local-time';
+import type { RoutePlan, Segment } from '../../lib/route-map';
+import { endZone, segmentKind, segmentPlace, splitReason, startZone } from '../../lib/route-timeline';
+
+/** A planner's reason: its first sentence, the explanation behind a disclosure. */
+function Reason({ text }: { text: string }) {
+  const { headline, more } = splitReason(text);
+  if (more === null) return <>{text}</>;
+  return (
+    <details>
+      <summary>{headline}</summary>
+      <p>{more}</p>
+    </details>
+  );
+}
+
+function segmentNote(s: Segment): ReactNode {
+  switch (s.type) {
+    case 'drive':
+      return miles(s.distance_miles);
+    case 'rest':
+      return <Reason text={s.reason} />;
+    case 'fuel':
+      return `${Math.round(s.gallons)} gal at ${money(s.price_per_gallon)} = ${money(s.cost)}`;
+    case 'wait':
+      return <Reason text={s.reason} />;
+    case 'dock':
+      return s.appointment?.earliest || s.appointment?.latest ? 'Appointment' : '';
+  }
+}
+
+export function RouteTimeline({ segments }: { segments: RoutePlan['segments'] }) {
+  return (
+    <TableWrap>
+      <table className="timeline">
+        <caption className="visually-hidden">Segments of the trip, in order, with the HOS clocks left after each</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Segment</th>
+            <th scope="col">Where</th>
+            <th scope="col">Start (local)</th>
+            <th scope="col">End (local)</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Details</th>
+            <th scope="col" title="Driving time left after the segment">
+              Drive left
+            </th>
+            <th scope="col" title="Time left in the 14-hour on-duty window after the segment">
+              Window left
+            </th>
+            <th scope="col" title="Time left in the 60/70-hour cycle after the segment">
+              Cycle left
+            </th>
+            <th scope="col" title="Driving time before a 30-minute break is due">
+              Break due in
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {segments.map((s) => {
+            const h = s.hos_state_after;
+            return (
+              <tr key={s.sequence} className={`seg seg-${s.type}${s.type === 'rest' ? ` seg-${s.rest_type}` : ''}`} data-testid={`segment-${s.type}`}>
+                <td>{s.sequence}</td>
+                <th scope="row" className="seg-kind">
+                  {segmentKind(s)}
+                </th>
+                <td>{segmentPlace(s)}</td>
+                <td>{inZone(s.start_time, startZone(s))}</td>
+                <td>{inZone(s.end_time, endZone(s))}</td>
+                <td>{formatMinutes(minutesBetween(s.start_time, s.end_time))}</td>
+                <td>{segmentNote(s)}</td>
+                <td>{hoursMinutes(h.drive_hours_remaining)}</td>
+                <td>{hoursMinutes(h.duty_hours_remaining)}</td>
+                <td>{hoursMinutes(h.cycle_hours_remaining)}</td>
+                <td>{hoursMinutes(Math.max(0, 8 - h.hours_since_break))}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
