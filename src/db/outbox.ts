@@ -4,6 +4,33 @@ import type { Tx } from './types.js';
 /** Woken when events are committed: the dispatchers LISTEN on it (db.listen). */
 export const OUTBOX_CHANNEL = 'fleet_outbox';
 
+/** The broadcast channel dispatched events are published on, for the API processes' realtime clients. */
+export const EVENTS_CHANNEL = 'events';
+
+/**
+ * An outbox event as the dispatcher hands it on: with its position in the event stream, which is the
+ * realtime event id (SSE `id:`, Last-Event-ID replay) and stays the same if the event is handed on again.
+ */
+export interface StreamEvent {
+  seq: number;
+  /** evt_…: the webhook envelope's id. */
+  id: string;
+  tenantId: string;
+  /** alert.created, route.activated, …: the spec's webhook event names. */
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+/**
+ * Work done with each batch of dispatched events inside the transaction that marks them published
+ * (the webhook fan-out creates its deliveries there): it happens exactly once per event.
+ */
+export interface OutboxSink {
+  readonly name: string;
+  handle(tx: Tx, events: StreamEvent[], now: Date): Promise<void>;
+}
+
 /**
  * Writes an event for delivery outside the process, in the caller's transaction: it commits with its
  * cause, and the NOTIFY that wakes the dispatchers is delivered by PostgreSQL at that commit (never

@@ -4,9 +4,7 @@ import { sha256Hex } from '../lib/crypto.js';
 import { DomainError, forbidden, unauthenticated } from '../lib/errors.js';
 import type { Clock } from '../lib/time.js';
 import type { RateDecision, RateLimitStore } from '../infra/rate-limit-store.js';
-import type { ApiKeyUsage } from '../modules/api-keys/api-key-usage.js';
-import type { AccessTokens } from '../modules/auth/auth.tokens.js';
-import type { ApiKeyPrincipal, PrincipalDirectory, TenantPrincipal } from '../modules/auth/principals.js';
+import type { AccessTokenVerifier, ApiKeyPrincipal, ApiKeyUseRecorder, PrincipalLookup, TenantPrincipal } from './auth.port.js';
 import type { TenantContext } from './context.js';
 import { can, type Access } from './policies.js';
 
@@ -16,9 +14,9 @@ const HOUR_MS = 3_600_000;
 export interface AuthDeps {
   config: Config;
   clock: Clock;
-  tokens: AccessTokens;
-  principals: PrincipalDirectory;
-  apiKeyUsage: ApiKeyUsage;
+  tokens: AccessTokenVerifier;
+  principals: PrincipalLookup;
+  apiKeyUsage: ApiKeyUseRecorder;
   rateLimits: RateLimitStore;
 }
 

@@ -1,7 +1,7 @@
-import { OUTBOX_CHANNEL } from '../db/outbox.js';
+import { OUTBOX_CHANNEL, type OutboxSink } from '../db/outbox.js';
 import type { Deps } from '../deps.js';
-import type { OutboxSink } from './events.js';
-import { WorkerLoop, type Worker } from './loop.js';
+import type { Worker } from '../lib/worker.js';
+import { WorkerLoop } from './loop.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { workerMetrics } from './metrics.js';
 import { evaluateAlerts, reconcile } from '../domain/alerts/index.js';

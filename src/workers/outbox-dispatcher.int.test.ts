@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../db/migrate.js';
-import { emitEvent } from '../db/outbox.js';
+import { EVENTS_CHANNEL, emitEvent, type OutboxSink, type StreamEvent } from '../db/outbox.js';
 import type { Database } from '../db/types.js';
 import { LocalBroadcast } from '../infra/broadcast.js';
 import { newId } from '../lib/ids.js';
 import { DB_KINDS, openTestDatabase } from '../../test/helpers/db.js';
-import { EVENTS_CHANNEL, type OutboxSink, type StreamEvent } from './events.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 
 const T0 = Date.parse('2026-03-02T14:00:00Z');

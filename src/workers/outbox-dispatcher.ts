@@ -1,7 +1,7 @@
 import type { Database, Tx } from '../db/types.js';
 import type { Broadcast } from '../infra/broadcast.js';
-import { EVENTS_CHANNEL, type OutboxSink, type StreamEvent } from './events.js';
-import type { Worker } from './loop.js';
+import { EVENTS_CHANNEL, type OutboxSink, type StreamEvent } from '../db/outbox.js';
+import type { Worker } from '../lib/worker.js';
 
 export interface DispatcherOptions {
   /** Events claimed per pass. */

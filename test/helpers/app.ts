@@ -10,7 +10,7 @@ import type { MonitoringSources } from '../../src/modules/monitoring/monitoring.
 import type { HostResolver } from '../../src/infra/webhook-http.js';
 import { FakeClock } from './clock.js';
 import type { IntegrationAdapter } from '../../src/adapters/integrations/port.js';
-import { FakeIntegrationAdapter } from './integrations.js';
+import { FakeIntegrationAdapter } from './fake-integration-adapter.js';
 import { openTestDatabase, type DbKind } from './db.js';
 
 export const ADMIN_EMAIL = 'platform-admin@example.test';

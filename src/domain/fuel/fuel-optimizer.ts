@@ -320,16 +320,54 @@ function findGaps(cands: Candidate[], total: number, startUsable: number, usable
  */
 export function planFuelStops(input: FuelPlanInput): FuelPlan {
   validate(input);
-  const { totalRouteMiles: total, mpg, tankGallons: tank } = input;
-  const reserveFraction = input.reserveFraction ?? FUEL_DEFAULTS.reserveFraction;
-  const tolerance = input.mergeToleranceMiles ?? FUEL_DEFAULTS.mergeToleranceMiles;
-  const penalty = input.standaloneStopPenaltyDollars ?? FUEL_DEFAULTS.standaloneStopPenaltyDollars;
-  const rests = input.restStopMiles ?? [];
-  const reserve = tank * reserveFraction;
-  const usable = tank - reserve;
-  const startUsable = input.startingGallons - reserve;
+  const p = fuelParams(input);
+  const cands = candidateStations(input, p.total);
+  const base: FuelPlanBase = {
+    reserveGallons: p.reserve,
+    rangeMiles: p.usable * p.mpg,
+    stationsConsidered: cands.length,
+    stationsIgnored: input.stations.length - cands.length,
+  };
+  const gaps = findGaps(cands, p.total, p.startUsable, p.usable, p.mpg);
+  if (gaps.length > 0) return { ...base, status: 'UNCOVERED_GAP', gaps, stops: [] };
 
-  const cands: Candidate[] = input.stations
+  const strategy = strategyFor(cands);
+  // No stop needed at all (including a route of zero length).
+  if (p.total <= EPS || fuelNeeded(0, p.total, p.mpg) <= p.startUsable + EPS) return plannedResult(base, strategy, cands, p, null);
+  return plannedResult(base, strategy, cands, p, cheapestArrival(cands, p));
+}
+
+/** The input's numbers the search works with, defaults applied; fuel is counted above the reserve. */
+interface FuelParams {
+  total: number;
+  mpg: number;
+  reserve: number;
+  /** Gallons between the reserve and a full tank. */
+  usable: number;
+  /** Starting fuel above the reserve (negative when starting below it). */
+  startUsable: number;
+  /** Dollars per standalone stop (the first criterion adds them to the cost). */
+  penalty: number;
+}
+
+/** Applies the defaults and measures the tank from the reserve. */
+function fuelParams(input: FuelPlanInput): FuelParams {
+  const reserve = input.tankGallons * (input.reserveFraction ?? FUEL_DEFAULTS.reserveFraction);
+  return {
+    total: input.totalRouteMiles,
+    mpg: input.mpg,
+    reserve,
+    usable: input.tankGallons - reserve,
+    startUsable: input.startingGallons - reserve,
+    penalty: input.standaloneStopPenaltyDollars ?? FUEL_DEFAULTS.standaloneStopPenaltyDollars,
+  };
+}
+
+/** The stations on the route, by position: priced (the default when unknown, less the discount) and merged with a rest nearby. */
+function candidateStations(input: FuelPlanInput, total: number): Candidate[] {
+  const tolerance = input.mergeToleranceMiles ?? FUEL_DEFAULTS.mergeToleranceMiles;
+  const rests = input.restStopMiles ?? [];
+  return input.stations
     .filter((s) => s.milesAlong >= -EPS && s.milesAlong <= total + EPS)
     .map((s) => {
       const priceKnown = s.pricePerGallon !== null;
@@ -339,164 +377,203 @@ export function planFuelStops(input: FuelPlanInput): FuelPlan {
       return { station: s, miles, listPrice, discount, priceKnown, price: Math.max(0, listPrice - discount), mergedWith: nearestRest(miles, rests, tolerance) };
     })
     .sort((a, b) => a.miles - b.miles);
+}
 
-  const base: FuelPlanBase = {
-    reserveGallons: reserve,
-    rangeMiles: usable * mpg,
-    stationsConsidered: cands.length,
-    stationsIgnored: input.stations.length - cands.length,
-  };
-  const gaps = findGaps(cands, total, startUsable, usable, mpg);
-  if (gaps.length > 0) return { ...base, status: 'UNCOVERED_GAP', gaps, stops: [] };
-
+/** MIN_STOPS when every station sells at one price (every plan then costs the same), else MIN_COST. */
+function strategyFor(cands: Candidate[]): FuelPlanned['strategy'] {
   const prices = cands.map((c) => c.price);
-  const strategy: FuelPlanned['strategy'] = prices.every((p) => Math.abs(p - (prices[0] ?? 0)) <= EPS) ? 'MIN_STOPS' : 'MIN_COST';
+  return prices.every((p) => Math.abs(p - (prices[0] ?? 0)) <= EPS) ? 'MIN_STOPS' : 'MIN_COST';
+}
 
-  const finish = (final: Label | null): FuelPlanned => {
-    const stops: FuelStop[] = [];
-    for (let l = final; l?.prev; l = l.prev.label) {
-      const { at, gallons, fill, label: before } = l.prev;
-      const c = cands[at]!;
-      stops.push({
-        milesAlong: c.miles,
-        station: c.station,
-        gallons,
-        pricePerGallon: c.price,
-        listPricePerGallon: c.listPrice,
-        discountPerGallon: c.discount,
-        priceKnown: c.priceKnown,
-        cost: cents(gallons * c.price),
-        fuelOnArrivalGallons: reserve + before.g,
-        fuelOnDepartureGallons: reserve + before.g + gallons,
-        fillUp: fill,
-        mergedWithRestAtMiles: c.mergedWith,
-      });
-    }
-    stops.reverse();
-    let merged = 0;
-    let totalGallons = 0;
-    let totalCost = 0;
-    for (const x of stops) {
-      if (x.mergedWithRestAtMiles !== null) merged++;
-      totalGallons += x.gallons;
-      totalCost += x.cost;
-    }
-    // The base fields written out rather than spread (same key order): a spread here was the
-    // optimizer's most expensive line.
-    return {
-      reserveGallons: base.reserveGallons,
-      rangeMiles: base.rangeMiles,
-      stationsConsidered: base.stationsConsidered,
-      stationsIgnored: base.stationsIgnored,
-      status: 'PLANNED',
-      strategy,
-      stops,
-      stopCount: stops.length,
-      mergedStopCount: merged,
-      standaloneStopCount: stops.length - merged,
-      totalGallons,
-      totalCost: cents(totalCost),
-      fuelAtArrivalGallons: reserve + (final?.g ?? startUsable - fuelNeeded(0, total, mpg)),
-    };
+/** The planned result ending in the arrival `final` at the destination (null: no stop at all). */
+function plannedResult(base: FuelPlanBase, strategy: FuelPlanned['strategy'], cands: Candidate[], p: FuelParams, final: Label | null): FuelPlanned {
+  const stops = stopsBefore(final, cands, p.reserve);
+  let merged = 0;
+  let totalGallons = 0;
+  let totalCost = 0;
+  for (const x of stops) {
+    if (x.mergedWithRestAtMiles !== null) merged++;
+    totalGallons += x.gallons;
+    totalCost += x.cost;
+  }
+  // The base fields written out rather than spread (same key order): a spread here was the
+  // optimizer's most expensive line.
+  return {
+    reserveGallons: base.reserveGallons,
+    rangeMiles: base.rangeMiles,
+    stationsConsidered: base.stationsConsidered,
+    stationsIgnored: base.stationsIgnored,
+    status: 'PLANNED',
+    strategy,
+    stops,
+    stopCount: stops.length,
+    mergedStopCount: merged,
+    standaloneStopCount: stops.length - merged,
+    totalGallons,
+    totalCost: cents(totalCost),
+    fuelAtArrivalGallons: p.reserve + (final?.g ?? p.startUsable - fuelNeeded(0, p.total, p.mpg)),
   };
+}
 
-  // No stop needed at all (including a route of zero length).
-  if (total <= EPS || fuelNeeded(0, total, mpg) <= startUsable + EPS) return finish(null);
+/** The stops that led to an arrival, in route order, read back along its chain of labels. */
+function stopsBefore(final: Label | null, cands: Candidate[], reserve: number): FuelStop[] {
+  const stops: FuelStop[] = [];
+  for (let l = final; l?.prev; l = l.prev.label) {
+    const { at, gallons, fill, label: before } = l.prev;
+    const c = cands[at]!;
+    stops.push({
+      milesAlong: c.miles,
+      station: c.station,
+      gallons,
+      pricePerGallon: c.price,
+      listPricePerGallon: c.listPrice,
+      discountPerGallon: c.discount,
+      priceKnown: c.priceKnown,
+      cost: cents(gallons * c.price),
+      fuelOnArrivalGallons: reserve + before.g,
+      fuelOnDepartureGallons: reserve + before.g + gallons,
+      fillUp: fill,
+      mergedWithRestAtMiles: c.mergedWith,
+    });
+  }
+  return stops.reverse();
+}
 
-  // Arrivals at each station are built lazily from three sources, so that only the labels that survive
-  // pruning are ever allocated: the origin, the best "just enough" purchase that arrives on the reserve,
-  // and the fill-ups at earlier stations within range (one label per station: after filling up, the
-  // state is the same whatever the arrival was).
-  const fillStop: (Label | null)[] = cands.map(() => null);
-  const fillFrom: number[][] = cands.map(() => []);
-  const justBest: (Label | null)[] = cands.map(() => null);
-  const ORIGIN: Label = { g: startUsable, obj: 0, cost: 0, standalone: 0, stops: 0, prev: null };
+/**
+ * The dynamic program's tables, filled station by station. Arrivals at each station are built lazily
+ * from three sources, so that only the labels that survive pruning are ever allocated: the origin, the
+ * best "just enough" purchase that arrives on the reserve, and the fill-ups at earlier stations within
+ * range (one label per station: after filling up, the state is the same whatever the arrival was).
+ */
+interface Search {
+  cands: Candidate[];
+  p: FuelParams;
+  origin: Label;
+  /** Per station: the best way of leaving it with a full tank, or null. */
+  fillStop: (Label | null)[];
+  /** Per station: the earlier stations whose fill-up reaches it. */
+  fillFrom: number[][];
+  /** Per station: the best arrival on the reserve after buying just enough at an earlier station. */
+  justBest: (Label | null)[];
+}
 
-  const stopAt = (l: Label, u: number, gallons: number, fill: boolean, g: number): Label => {
-    const c = cands[u]!;
-    const standalone = l.standalone + (c.mergedWith === null ? 1 : 0);
-    const cost = l.cost + gallons * c.price;
-    return { g, obj: cost + penalty * standalone, cost, standalone, stops: l.stops + 1, prev: { label: l, at: u, gallons, fill } };
+/** The best arrival at the destination, the route being covered (findGaps found no gap) and needing a stop. */
+function cheapestArrival(cands: Candidate[], p: FuelParams): Label {
+  const search: Search = {
+    cands,
+    p,
+    origin: { g: p.startUsable, obj: 0, cost: 0, standalone: 0, stops: 0, prev: null },
+    fillStop: cands.map(() => null),
+    fillFrom: cands.map(() => []),
+    justBest: cands.map(() => null),
   };
-
-  /** The staircase of arrivals at v, most fuel first (see prune). */
-  const arrivalsAt = (v: number): Label[] => {
-    const kept: Label[] = [];
-    const miles = cands[v]!.miles;
-    const fromOrigin = fuelNeeded(0, miles, mpg);
-    let origin = fromOrigin <= EPS || fromOrigin <= startUsable + EPS ? startUsable - fromOrigin : null;
-    const from = fillFrom[v]!;
-    for (let k = from.length - 1; k >= 0; k--) {
-      const w = from[k]!;
-      const g = usable - fuelNeeded(cands[w]!.miles, miles, mpg);
-      if (origin !== null && origin >= g) {
-        keepIfBetter(kept, ORIGIN, origin);
-        origin = null;
-      }
-      keepIfBetter(kept, fillStop[w]!, g);
-    }
-    if (origin !== null && origin >= 0) {
-      keepIfBetter(kept, ORIGIN, origin);
-      origin = null;
-    }
-    if (justBest[v]) keepIfBetter(kept, justBest[v]!, 0);
-    if (origin !== null) keepIfBetter(kept, ORIGIN, origin); // below the reserve, at mile 0
-    return kept;
-  };
-
   let best: Label | null = null;
   for (let u = 0; u < cands.length; u++) {
-    const here = arrivalsAt(u);
+    const here = arrivalsAt(search, u);
     if (here.length === 0) continue;
-    const cu = cands[u]!;
-    const toEnd = fuelNeeded(cu.miles, total, mpg);
-    // Finish: buy just enough at u to arrive on the reserve.
-    if (toEnd <= usable + EPS) {
-      for (const l of here) {
-        const gallons = toEnd - l.g;
-        if (gallons <= EPS) continue;
-        const done = stopAt(l, u, gallons, gallons >= usable - l.g - EPS, 0);
-        if (best === null || better(done, best)) best = done;
-      }
-    }
-    // Fill up at u.
-    let fill: Label | null = null;
-    for (const l of here) {
-      if (usable - l.g <= EPS) continue;
-      const f = stopAt(l, u, usable - l.g, true, usable);
-      if (fill === null || better(f, fill)) fill = f;
-    }
-    fillStop[u] = fill;
-    // Buy just enough at u to reach v on the reserve: among the arrivals that cannot reach v without
-    // buying (fuel below the need), the best is the lexicographic minimum of (obj - g × price,
-    // standalone, stops); that set grows with v, so one pass over the arrivals by rising fuel suffices.
-    const merged = cu.mergedWith === null ? 0 : 1;
-    let i = here.length - 1;
-    let cheapest: Label | null = null;
-    let cheapestKey: Rank | null = null;
-    for (let v = u + 1; v < cands.length; v++) {
-      const n = fuelNeeded(cu.miles, cands[v]!.miles, mpg);
-      if (n > usable + EPS) break;
-      if (fill) fillFrom[v]!.push(u);
-      while (i >= 0 && here[i]!.g < n - EPS) {
-        const l = here[i--]!;
-        const key: Rank = { obj: l.obj - l.g * cu.price, standalone: l.standalone, stops: l.stops };
-        if (cheapestKey === null || better(key, cheapestKey)) {
-          cheapest = l;
-          cheapestKey = key;
-        }
-      }
-      if (cheapest === null || n >= usable - EPS) continue;
-      const standalone = cheapest.standalone + 1 - merged;
-      const cost = cheapest.cost + (n - cheapest.g) * cu.price;
-      const rank: Rank = { obj: cost + penalty * standalone, standalone, stops: cheapest.stops + 1 };
-      const current = justBest[v];
-      if (current === null || current === undefined || better(rank, current)) justBest[v] = stopAt(cheapest, u, n - cheapest.g, false, 0);
-    }
+    best = finishFrom(search, u, here, best);
+    search.fillStop[u] = fillUpAt(search, u, here);
+    buyOnwardFrom(search, u, here);
   }
   if (best === null) {
     // findGaps proved a plan exists (fill up everywhere); reaching here would be a bug.
     throw new Error('fuel optimizer: no plan found although the route is covered');
   }
-  return finish(best);
+  return best;
+}
+
+/** The arrival after stopping at station u, coming as `l`, buying `gallons` and leaving `g` above the reserve. */
+function stopAt(s: Search, l: Label, u: number, gallons: number, fill: boolean, g: number): Label {
+  const c = s.cands[u]!;
+  const standalone = l.standalone + (c.mergedWith === null ? 1 : 0);
+  const cost = l.cost + gallons * c.price;
+  return { g, obj: cost + s.p.penalty * standalone, cost, standalone, stops: l.stops + 1, prev: { label: l, at: u, gallons, fill } };
+}
+
+/** The staircase of arrivals at station v, most fuel first (see the pruning note above). */
+function arrivalsAt(s: Search, v: number): Label[] {
+  const { usable, mpg, startUsable } = s.p;
+  const kept: Label[] = [];
+  const miles = s.cands[v]!.miles;
+  const fromOrigin = fuelNeeded(0, miles, mpg);
+  let origin = fromOrigin <= EPS || fromOrigin <= startUsable + EPS ? startUsable - fromOrigin : null;
+  const from = s.fillFrom[v]!;
+  for (let k = from.length - 1; k >= 0; k--) {
+    const w = from[k]!;
+    const g = usable - fuelNeeded(s.cands[w]!.miles, miles, mpg);
+    if (origin !== null && origin >= g) {
+      keepIfBetter(kept, s.origin, origin);
+      origin = null;
+    }
+    keepIfBetter(kept, s.fillStop[w]!, g);
+  }
+  if (origin !== null && origin >= 0) {
+    keepIfBetter(kept, s.origin, origin);
+    origin = null;
+  }
+  const just = s.justBest[v];
+  if (just) keepIfBetter(kept, just, 0);
+  if (origin !== null) keepIfBetter(kept, s.origin, origin); // below the reserve, at mile 0
+  return kept;
+}
+
+/** The better of `best` and the arrivals at the destination that buy just enough at station u to arrive on the reserve. */
+function finishFrom(s: Search, u: number, here: Label[], best: Label | null): Label | null {
+  const toEnd = fuelNeeded(s.cands[u]!.miles, s.p.total, s.p.mpg);
+  if (toEnd <= s.p.usable + EPS) {
+    for (const l of here) {
+      const gallons = toEnd - l.g;
+      if (gallons <= EPS) continue;
+      const done = stopAt(s, l, u, gallons, gallons >= s.p.usable - l.g - EPS, 0);
+      if (best === null || better(done, best)) best = done;
+    }
+  }
+  return best;
+}
+
+/** The best way of leaving station u with a full tank, or null when every arrival is already full. */
+function fillUpAt(s: Search, u: number, here: Label[]): Label | null {
+  const usable = s.p.usable;
+  let fill: Label | null = null;
+  for (const l of here) {
+    if (usable - l.g <= EPS) continue;
+    const f = stopAt(s, l, u, usable - l.g, true, usable);
+    if (fill === null || better(f, fill)) fill = f;
+  }
+  return fill;
+}
+
+/**
+ * For each later station v within range of station u: notes that u's fill-up reaches v, and keeps the
+ * best purchase at u of just enough to reach v on the reserve. Among the arrivals that cannot reach v
+ * without buying (fuel below the need), the best is the lexicographic minimum of (obj - g × price,
+ * standalone, stops); that set grows with v, so one pass over the arrivals by rising fuel suffices.
+ */
+function buyOnwardFrom(s: Search, u: number, here: Label[]): void {
+  const { usable, mpg, penalty } = s.p;
+  const cu = s.cands[u]!;
+  const filled = s.fillStop[u] !== null;
+  const merged = cu.mergedWith === null ? 0 : 1;
+  let i = here.length - 1;
+  let cheapest: Label | null = null;
+  let cheapestKey: Rank | null = null;
+  for (let v = u + 1; v < s.cands.length; v++) {
+    const n = fuelNeeded(cu.miles, s.cands[v]!.miles, mpg);
+    if (n > usable + EPS) break;
+    if (filled) s.fillFrom[v]!.push(u);
+    while (i >= 0 && here[i]!.g < n - EPS) {
+      const l = here[i--]!;
+      const key: Rank = { obj: l.obj - l.g * cu.price, standalone: l.standalone, stops: l.stops };
+      if (cheapestKey === null || better(key, cheapestKey)) {
+        cheapest = l;
+        cheapestKey = key;
+      }
+    }
+    if (cheapest === null || n >= usable - EPS) continue;
+    const standalone = cheapest.standalone + 1 - merged;
+    const cost = cheapest.cost + (n - cheapest.g) * cu.price;
+    const rank: Rank = { obj: cost + penalty * standalone, standalone, stops: cheapest.stops + 1 };
+    const current = s.justBest[v];
+    if (current === null || current === undefined || better(rank, current)) s.justBest[v] = stopAt(s, cheapest, u, n - cheapest.g, false, 0);
+  }
 }

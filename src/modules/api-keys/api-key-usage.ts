@@ -1,4 +1,5 @@
 import type { Database } from '../../db/types.js';
+import type { ApiKeyUseRecorder } from '../../plugins/auth.port.js';
 
 /** `last_used_at` is news at minute resolution: written at most this often per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -11,7 +12,7 @@ const MAX_TRACKED = 50_000;
  * A key is written at most once a minute by a process, and the statement itself skips keys another
  * process wrote within the minute, so a busy key costs the database one write a minute in all.
  */
-export class ApiKeyUsage {
+export class ApiKeyUsage implements ApiKeyUseRecorder {
   /** Per key id: when this process last queued a write for it. */
   private readonly noted = new Map<string, number>();
   private pending = new Map<string, { tenantId: string; atMs: number }>();

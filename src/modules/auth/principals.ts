@@ -1,22 +1,8 @@
 import type { Database } from '../../db/types.js';
 import type { CredentialsEpoch } from '../../infra/credentials-epoch.js';
+import type { ApiKeyPrincipal, PrincipalLookup, TenantPrincipal } from '../../plugins/auth.port.js';
 import type { TenantStatus } from '../../plugins/context.js';
 import type { TenantRole } from '../../plugins/policies.js';
-
-export interface TenantPrincipal {
-  tenantId: string;
-  tenantName: string;
-  tenantStatus: TenantStatus;
-  userId: string;
-  role: TenantRole;
-  userActive: boolean;
-}
-
-export interface ApiKeyPrincipal extends TenantPrincipal {
-  apiKeyId: string;
-  environment: 'staging' | 'production';
-  revoked: boolean;
-}
 
 /**
  * What changed, after it was committed: a whole tenant (status), one user (role, deactivation; their
@@ -59,7 +45,7 @@ interface Entry<P> {
  * it move forgets everything. A lookup that was reading the database while a change was made must not
  * cache what it read: each lookup notes the generation it started in, and every change moves it on.
  */
-export class PrincipalDirectory {
+export class PrincipalDirectory implements PrincipalLookup {
   private readonly users = new Map<string, Entry<TenantPrincipal>>();
   private readonly keys = new Map<string, Entry<ApiKeyPrincipal>>();
   private generation = 0;

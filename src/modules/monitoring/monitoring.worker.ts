@@ -5,7 +5,7 @@ import { evaluate, limitsOf } from '../../domain/hos/index.js';
 import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
 import { pathAhead } from '../../domain/geo/route-sample.js';
 import { randomBase62 } from '../../lib/ids.js';
-import type { Worker } from '../../workers/loop.js';
+import type { Worker } from '../../lib/worker.js';
 import type { NewAlertNamed } from '../alerts/alerts.repository.js';
 import { openAlertsOfRoutes, raiseAlerts, resolveAlert, resurfaceAlert, reviseAlert } from '../alerts/alerts.repository.js';
 import {

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../workers/events.js';
+import type { StreamEvent } from '../../db/outbox.js';
 
 /**
  * Which dispatched events the realtime channels carry, under which names (the spec's Events section),

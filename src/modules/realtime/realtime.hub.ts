@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deps } from '../../deps.js';
 import type { TenantContext } from '../../plugins/context.js';
-import { EVENTS_CHANNEL, type StreamEvent } from '../../workers/events.js';
+import { EVENTS_CHANNEL, type StreamEvent } from '../../db/outbox.js';
 import type { ConnectionKind, ConnectionRef, ConnectionRegistry } from './connection-registry.js';
 import { stillAuthorized } from './realtime.auth.js';
 import { parseStreamEvent, sseMessage, SSE_CHANNEL, visibleTo, type RealtimeMessage } from './realtime.events.js';

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/types.js';
-import type { StreamEvent } from '../../workers/events.js';
+import type { StreamEvent } from '../../db/outbox.js';
 import type { RealtimeMessage } from './realtime.events.js';
 
 export interface ReplayQuery {

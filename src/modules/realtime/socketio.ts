@@ -4,7 +4,7 @@ import { Adapter } from 'socket.io-adapter';
 import type { Deps } from '../../deps.js';
 import { DomainError, HTTP_STATUS } from '../../lib/errors.js';
 import type { TenantContext } from '../../plugins/context.js';
-import type { StreamEvent } from '../../workers/events.js';
+import type { StreamEvent } from '../../db/outbox.js';
 import { alertsService, driverScope } from '../alerts/alerts.service.js';
 import type { ConnectionRef } from './connection-registry.js';
 import { authenticateCredential, currentContext, stillAuthorized } from './realtime.auth.js';

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/types.js';
 import { envelope, isWebhookEvent, subscribes } from '../../domain/webhooks/index.js';
 import { newId } from '../../lib/ids.js';
-import type { OutboxSink, StreamEvent } from '../../workers/events.js';
+import type { OutboxSink, StreamEvent } from '../../db/outbox.js';
 import { DELIVERY_CHANNEL, insertDeliveries, type NewDelivery } from './webhooks.queue.js';
 
 /**

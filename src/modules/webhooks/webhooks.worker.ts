@@ -4,7 +4,7 @@ import { decide, deliveryHeaders, parseRetryAfter, type AttemptResult, type Retr
 import { openSecret } from '../../infra/secrets.js';
 import type { SendOutcome } from '../../infra/webhook-http.js';
 import type { Clock } from '../../lib/time.js';
-import type { Worker } from '../../workers/loop.js';
+import type { Worker } from '../../lib/worker.js';
 import { claimDueDeliveries, recordOutcomes, releaseDeliveries, type AttemptOutcome, type ClaimedDelivery } from './webhooks.queue.js';
 
 /** Sends one signed POST (the SSRF-guarded client in production). */

@@ -12,7 +12,7 @@
 import type { EldSyncResult } from '../../../adapters/integrations/port.js';
 import type { Tx } from '../../../db/types.js';
 import { newId } from '../../../lib/ids.js';
-import type { ApplyCounts, ApplyTarget } from './index.js';
+import type { ApplyCounts, ApplyTarget } from './types.js';
 
 /** A position more than this before its route's activation is not the route's. */
 const BEFORE_ACTIVATION_MS = 3_600_000;

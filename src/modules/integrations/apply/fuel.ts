@@ -8,7 +8,7 @@
 import type { FuelStationPrice, FuelSyncResult } from '../../../adapters/integrations/port.js';
 import type { Tx } from '../../../db/types.js';
 import { iso } from '../../../lib/rows.js';
-import type { ApplyCounts, ApplyTarget } from './index.js';
+import type { ApplyCounts, ApplyTarget } from './types.js';
 
 interface StoredStation {
   external_id: string;

@@ -6,21 +6,14 @@
  */
 import type { SyncResult } from '../../../adapters/integrations/port.js';
 import type { Tx } from '../../../db/types.js';
+import type { ApplyCounts, ApplyTarget } from './types.js';
 import { applyEld } from './eld.js';
 import { applyFuel } from './fuel.js';
 import { applyLoads } from './loads.js';
 import { applyVisibility } from './visibility.js';
 import { applyWeather } from './weather.js';
 
-/** The integration a result came from. */
-export interface ApplyTarget {
-  tenantId: string;
-  integrationId: string;
-  vendor: string;
-}
-
-/** What applying changed, by name ("loadsCreated", "positionsAdded", …); stored as the sync's counts. */
-export type ApplyCounts = Record<string, number>;
+export type { ApplyCounts, ApplyTarget } from './types.js';
 
 export async function applySyncResult(tx: Tx, target: ApplyTarget, result: SyncResult, now: Date): Promise<ApplyCounts> {
   switch (result.kind) {

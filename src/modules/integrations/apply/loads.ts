@@ -18,7 +18,7 @@ import { emitEvent } from '../../../db/outbox.js';
 import type { Tx } from '../../../db/types.js';
 import { newId } from '../../../lib/ids.js';
 import { toLoad, updateLoadFields, type LoadFields, type LoadRecord, type LoadStatus } from '../../loads/loads.repository.js';
-import type { ApplyCounts, ApplyTarget } from './index.js';
+import type { ApplyCounts, ApplyTarget } from './types.js';
 
 type TmsLoad = TmsLoadsSyncResult['loads'][number];
 

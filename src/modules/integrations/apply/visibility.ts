@@ -13,7 +13,7 @@
  */
 import type { VisibilityShipment, VisibilitySyncResult } from '../../../adapters/integrations/port.js';
 import type { Tx } from '../../../db/types.js';
-import type { ApplyCounts, ApplyTarget } from './index.js';
+import type { ApplyCounts, ApplyTarget } from './types.js';
 
 export interface EtaSignalData {
   predictions: { stopIndex: number; predictedArrival: string; at: string }[];

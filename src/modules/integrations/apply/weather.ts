@@ -9,7 +9,7 @@
 import type { WeatherSyncResult } from '../../../adapters/integrations/port.js';
 import type { Tx } from '../../../db/types.js';
 import { routeWeatherSignal, type RoutePointWeather, type RouteWeatherSignal } from '../../../domain/weather/index.js';
-import type { ApplyCounts, ApplyTarget } from './index.js';
+import type { ApplyCounts, ApplyTarget } from './types.js';
 
 /** The route's points in sync order, each with its alerts and forecast hazards as one list. */
 function pointsByRoute(result: WeatherSyncResult): Map<string, RoutePointWeather[]> {

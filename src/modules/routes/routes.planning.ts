@@ -1,0 +1,180 @@
+/**
+ * The steps of planning a route (routesService.plan): reading and checking what the plan is for,
+ * ordering the stops, measuring the legs, pricing the fuel, running the planner, storing the result.
+ */
+import { type DistanceMethod, DistanceProviderError } from '../../adapters/maps/index.js';
+import type { Deps } from '../../deps.js';
+import type { Tx } from '../../db/types.js';
+import { emitEvent } from '../../db/outbox.js';
+import { isHosError } from '../../domain/hos/index.js';
+import { PlanningError, planRoute } from '../../domain/planning/planner.js';
+import { optimizeStopOrder } from '../../domain/planning/stop-order.js';
+import type { FuelOptions, PlanInput, PlanLeg, PlanResult, PlanStop, RestSite } from '../../domain/planning/types.js';
+import { DomainError, invalid, invalidState, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { TenantContext } from '../../plugins/context.js';
+import { findDriver } from '../drivers/drivers.repository.js';
+import { driverHistory } from '../hos/hos.service.js';
+import { tenantRuleSet } from '../hos/hos.repository.js';
+import { distanceWarning } from './distance-warning.js';
+import type { FuelPriceAnswer, PlanningPorts } from './planning-ports.js';
+import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, restSitesOf, type LoadForPlan } from './routes.related.js';
+import { insertRoute, type NewRoute, type RouteRecord } from './routes.repository.js';
+import { MAX_OPTIMIZED_STOPS, PLAN_DEFAULTS } from './routes.schemas.js';
+import { resolveStops, type StopInput } from './stops.js';
+
+/** What a route plan is asked for: the body of the plan request. */
+export interface PlanRequest {
+  driverId: string;
+  vehicleId?: string;
+  loadId?: string;
+  departureTime?: string;
+  stops?: StopInput[];
+  driverState?: { hoursDriven: number; onDutyHours: number; hoursSinceBreak: number; cycleHoursUsed: number };
+  options?: {
+    averageSpeedMph?: number;
+    distanceMethod?: DistanceMethod;
+    optimizeStopOrder?: boolean;
+    includeFuelStops?: boolean;
+    fuelTankGallons?: number;
+    mpg?: number;
+    startingFuelGallons?: number;
+    fuelPricePerGallon?: number;
+  };
+}
+
+type PlanOptions = NonNullable<PlanRequest['options']>;
+
+/**
+ * Everything the plan needs from the database, read in one short transaction: the driver, vehicle and
+ * load (each must exist and be free to assign), the driver's duty history (unless the request gives the
+ * driver's state by hand), the tenant's HOS rules and its rest sites.
+ */
+export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRequest, departure: number) {
+  const driver = await assignableDriver(tx, tenantId, body.driverId);
+  const vehicle = body.vehicleId ? await assignableVehicle(tx, tenantId, body.vehicleId) : null;
+  const load = body.loadId ? await assignableLoad(tx, tenantId, body.loadId) : null;
+  const history = body.driverState ? null : await driverHistory(tx, tenantId, driver.id, departure);
+  const rules = history?.rules ?? (await tenantRuleSet(tx, tenantId));
+  const sites: RestSite[] = await restSitesOf(tx, tenantId);
+  return { driver, vehicle, load, history, rules, sites };
+}
+
+/** The driver to plan for: only an ACTIVE driver can be assigned to a route. */
+async function assignableDriver(tx: Tx, tenantId: string, id: string) {
+  const driver = await findDriver(tx, tenantId, id);
+  if (!driver) throw notFound('Driver');
+  if (driver.status !== 'ACTIVE') throw invalidState(`Driver ${driver.firstName} ${driver.lastName} is ${driver.status}; only ACTIVE drivers can be assigned to a route`);
+  return driver;
+}
+
+/** The vehicle to plan for: only an ACTIVE vehicle can be assigned to a route. */
+async function assignableVehicle(tx: Tx, tenantId: string, id: string) {
+  const vehicle = await findVehicleForPlan(tx, tenantId, id);
+  if (!vehicle) throw notFound('Vehicle');
+  if (vehicle.status !== 'ACTIVE') throw invalidState(`Vehicle ${vehicle.unitNumber} is ${vehicle.status}; only ACTIVE vehicles can be assigned to a route`);
+  return vehicle;
+}
+
+/** The load to carry: not delivered or cancelled, and on no other PLANNED or ACTIVE route. */
+async function assignableLoad(tx: Tx, tenantId: string, id: string): Promise<LoadForPlan> {
+  const load = await findLoadForPlan(tx, tenantId, id);
+  if (!load) throw notFound('Load');
+  if (load.status === 'DELIVERED' || load.status === 'CANCELLED') throw invalidState(`Load ${load.referenceNumber} is ${load.status}`);
+  const { rows } = await tx.query<{ id: string }>(
+    "SELECT id FROM route_plans WHERE tenant_id = $1 AND load_id = $2 AND status IN ('PLANNED', 'ACTIVE') LIMIT 1",
+    [tenantId, load.id],
+  );
+  if (rows[0]) throw invalidState(`Load ${load.referenceNumber} is already on route ${rows[0].id}; cancel that route first`);
+  return load;
+}
+
+/** The stops in the order driven: as given (or the load's pickup and delivery), reordered when asked to. */
+export function orderedStops(input: StopInput[] | undefined, load: LoadForPlan | null, opts: PlanOptions, ports: PlanningPorts, departure: number): PlanStop[] {
+  const stops = resolveStops(input, load, ports);
+  if (!opts.optimizeStopOrder) return stops;
+  if (stops.length > MAX_OPTIMIZED_STOPS) {
+    throw invalid('Validation failed', [{ field: 'body.stops', message: `optimizeStopOrder handles at most ${MAX_OPTIMIZED_STOPS} stops` }]);
+  }
+  return optimizeStopOrder(stops, { departureTime: departure, averageSpeedMph: opts.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph });
+}
+
+/**
+ * The legs between the stops by the requested distance method, with the plan's warnings about them. A
+ * mapping service that finds no road route is the caller's error (400); one that fails otherwise gives
+ * way to great-circle distances.
+ */
+export async function roadLegs(deps: Pick<Deps, 'log'>, ports: PlanningPorts, stops: PlanStop[], method: DistanceMethod): Promise<{ legs: PlanLeg[]; distanceMethod: DistanceMethod; warnings: string[] }> {
+  const warnings: string[] = [];
+  let legs: PlanLeg[];
+  let distanceMethod: DistanceMethod = method;
+  const provider = ports.distance(method);
+  try {
+    legs = await provider.legs(stops);
+  } catch (err) {
+    if (err instanceof DistanceProviderError && ['NO_ROUTE', 'NO_SEGMENT', 'INVALID_INPUT'].includes(err.code)) {
+      throw invalid(`The mapping service found no road route between the stops: ${err.message}`);
+    }
+    if (method === 'haversine') throw err;
+    deps.log.warn({ err }, 'mapping service failed; planning with great-circle distances');
+    warnings.push('The mapping service did not answer; distances are great-circle (haversine) estimates');
+    legs = await ports.distance('haversine').legs(stops);
+    distanceMethod = 'haversine';
+  }
+  const distanceNote = distanceWarning(distanceMethod);
+  if (distanceNote) warnings.push(distanceNote);
+  return { legs, distanceMethod, warnings };
+}
+
+/**
+ * The fuel side of the plan: tank and consumption (the request's, else the vehicle's, else the defaults),
+ * the fuel on board at departure, and the diesel prices along the legs (with their warning, if any).
+ */
+export async function fuelOptions(
+  ports: PlanningPorts,
+  tenantId: string,
+  opts: PlanOptions,
+  vehicle: { fuelTankGallons: number; mpg: number } | null,
+  legs: PlanLeg[],
+): Promise<{ options: FuelOptions; warnings: string[] }> {
+  const tank = opts.fuelTankGallons ?? vehicle?.fuelTankGallons ?? PLAN_DEFAULTS.fuelTankGallons;
+  const fuelStart = opts.startingFuelGallons ?? tank;
+  if (fuelStart > tank) throw invalid('Validation failed', [{ field: 'body.options.startingFuelGallons', message: 'cannot exceed the tank size' }]);
+  const enabled = opts.includeFuelStops ?? true;
+  const prices: FuelPriceAnswer = enabled ? await ports.fuelPrices.pricesAlong(tenantId, legs.flatMap((l) => l.geometry)) : { prices: [] };
+  return {
+    options: {
+      enabled,
+      tankGallons: tank,
+      mpg: opts.mpg ?? vehicle?.mpg ?? PLAN_DEFAULTS.mpg,
+      startingGallons: fuelStart,
+      defaultPricePerGallon: opts.fuelPricePerGallon ?? PLAN_DEFAULTS.fuelPricePerGallon,
+      prices: prices.prices,
+    },
+    warnings: prices.warning ? [prices.warning] : [],
+  };
+}
+
+/**
+ * Runs the planner. A trip it cannot plan is the caller's error (400), and so is an impossible driver
+ * state given by hand (a state read from the log was validated as the log was written).
+ */
+export function planOrExplain(input: PlanInput): PlanResult {
+  try {
+    return planRoute(input);
+  } catch (err) {
+    if (err instanceof PlanningError && err.code === 'UNPLANNABLE') throw invalid(err.message);
+    if (isHosError(err) && 'snapshot' in input.history) {
+      throw new DomainError('VALIDATION', 'Validation failed', [{ field: err.field ? `body.driverState.${err.field}` : 'body.driverState', message: err.message }]);
+    }
+    throw err;
+  }
+}
+
+/** Stores the plan as a PLANNED route with its `route.planned` event, and marks its load ASSIGNED. */
+export async function saveRoute(tx: Tx, ctx: TenantContext, route: Omit<NewRoute, 'id' | 'createdBy'>, now: Date): Promise<RouteRecord> {
+  const saved = await insertRoute(tx, ctx.tenantId, { id: newId('route'), ...route, createdBy: ctx.userId }, now);
+  await emitEvent(tx, ctx.tenantId, 'route.planned', { planId: saved.id, driverId: saved.driverId, vehicleId: saved.vehicleId, loadId: saved.loadId, departureTime: saved.departureTime, arrivalTime: saved.arrivalTime, summary: saved.summary }, now);
+  if (saved.loadId) await changeLoadStatus(tx, ctx.tenantId, saved.loadId, ['PENDING'], 'ASSIGNED', ctx.userId, now);
+  return saved;
+}
