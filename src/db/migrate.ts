@@ -3,6 +3,7 @@ import planning from './migrations/002_planning.js';
 import monitoring from './migrations/003_monitoring.js';
 import integrations from './migrations/004_integrations.js';
 import integrationData from './migrations/005_integration_data.js';
+import integrationSyncOnce from './migrations/006_integration_sync_once.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -17,6 +18,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '003_monitoring', sql: monitoring },
   { id: '004_integrations', sql: integrations },
   { id: '005_integration_data', sql: integrationData },
+  { id: '006_integration_sync_once', sql: integrationSyncOnce },
 ];
 
 /**

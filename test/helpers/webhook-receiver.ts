@@ -54,3 +54,27 @@ export function signedBy(secret: string, r: Received, nowSeconds = Date.now() / 
   const expected = createHmac('sha256', secret).update(`${timestamp}.${r.body}`).digest('hex');
   return r.headers['x-service-signature'] === expected && Math.abs(nowSeconds - timestamp) <= 300;
 }
+
+/**
+ * The key of webhook-signature, written from the documented rule as a receiver would (atob judges
+ * "valid base64"): `whsec_` + base64 of 24–64 bytes → the decoded bytes; any other secret, a `whsec_…`
+ * one included, → its UTF-8 bytes exactly as given.
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  if (secret.startsWith('whsec_')) {
+    try {
+      const bytes = Buffer.from(atob(secret.slice('whsec_'.length)), 'latin1');
+      if (bytes.length >= 24 && bytes.length <= 64) return bytes;
+    } catch {
+      // not base64: keyed with the secret as given
+    }
+  }
+  return Buffer.from(secret, 'utf8');
+}
+
+/** The Standard Webhooks check: `v1,` base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`, any listed signature matching. */
+export function standardSignedBy(key: Buffer | string, r: Received): boolean {
+  const k = typeof key === 'string' ? standardWebhooksKey(key) : key;
+  const expected = `v1,${createHmac('sha256', k).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64')}`;
+  return String(r.headers['webhook-signature']).split(' ').includes(expected);
+}

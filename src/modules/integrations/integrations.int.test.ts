@@ -6,6 +6,7 @@ import { FakeClock } from '../../../test/helpers/clock.js';
 import { DB_KINDS } from '../../../test/helpers/db.js';
 import { createApiKey, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
 import { FAKE_VENDOR, FakeIntegrationAdapter } from '../../../test/helpers/integrations.js';
+import { claimDueSyncs } from './integrations.repository.js';
 
 /** A credential that must never leave the service: not in a response, a log line or an event. */
 const CANARY = 'canary-cred-7f3a9c1e2b';
@@ -146,7 +147,6 @@ describe.each(DB_KINDS)('integrations API and sync worker (%s)', (kind) => {
   it('test SUCCESS → ACTIVE with the first sync due now; sync → SYNCING → worker pass → ACTIVE with counts and a sync_completed event', async () => {
     await createVehicle();
     const { id } = await create();
-    expect((await call('POST', `${BASE}/${id}/sync`)).statusCode).toBe(400); // CONFIGURED: not tested yet
     const tested = await call('POST', `${BASE}/${id}/test`);
     expect(tested.statusCode).toBe(200);
     expect(tested.json()).toEqual({ id, testResult: 'SUCCESS', message: 'Connected', details: { vehicles: 2, apiVersion: 'v1', latency: '12 ms' }, testedAt: clock.now().toISOString() });
@@ -236,7 +236,6 @@ describe.each(DB_KINDS)('integrations API and sync worker (%s)', (kind) => {
     expect(disabled.statusCode).toBe(200);
     expect(disabled.json()).toMatchObject({ status: 'DISABLED', nextSyncAt: null });
     const before = (await stored(id))!.config_ciphertext;
-    expect((await call('POST', `${BASE}/${id}/sync`)).statusCode).toBe(400);
     const syncs = await syncsOf(id);
     clock.advance(60 * 60_000);
     await runWorker();
@@ -256,6 +255,160 @@ describe.each(DB_KINDS)('integrations API and sync worker (%s)', (kind) => {
     expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'ACTIVE', nextSyncAt: clock.now().toISOString(), lastError: null });
     expect((await stored(id))!.config_ciphertext).toBe(before);
     expect(eld.calls.at(-1)).toMatchObject({ op: 'test', config: { apiToken: CANARY } });
+  });
+
+  it('a manual sync of a CONFIGURED integration runs its connection test first, answers SYNCING, and the worker syncs it (ACTIVE after)', async () => {
+    const { id } = await create();
+    const testsBefore = eld.calls.filter((c) => c.op === 'test').length;
+    const res = await call('POST', `${BASE}/${id}/sync`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      id,
+      status: 'SYNCING',
+      syncStartedAt: clock.now().toISOString(),
+      message: 'Connection test passed; sync started',
+      connectionTest: { id, testResult: 'SUCCESS', message: 'Connected', details: { vehicles: 2, apiVersion: 'v1', latency: '12 ms' }, testedAt: clock.now().toISOString() },
+    });
+    expect(eld.calls.filter((c) => c.op === 'test')).toHaveLength(testsBefore + 1);
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'SYNCING', syncStartedAt: clock.now().toISOString(), lastTest: { testResult: 'SUCCESS' }, lastError: null });
+    // Asked again while it runs: the same sync, no second test.
+    const again = await call('POST', `${BASE}/${id}/sync`);
+    expect(again.json()).toEqual({ id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'A sync is already in progress' });
+    expect(eld.calls.filter((c) => c.op === 'test')).toHaveLength(testsBefore + 1);
+
+    clock.advance(1000);
+    await runWorker();
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({
+      status: 'ACTIVE',
+      lastSyncAt: clock.now().toISOString(),
+      nextSyncAt: new Date(clock.now().getTime() + 15 * 60_000).toISOString(),
+      syncStartedAt: null,
+    });
+    expect(await syncsOf(id)).toBe(1);
+  });
+
+  it('a manual sync of a CONFIGURED integration whose connection test fails: 200 with status ERROR and the error code, no sync', async () => {
+    const { id } = await create();
+    const syncCalls = () => eld.calls.filter((c) => c.op === 'sync' && c.config.apiToken === 'refused-token').length;
+    const refused = await create({ apiToken: 'refused-token' });
+    eld.testOutcome = new IntegrationError('AUTH_FAILED', 'The API token was refused');
+    try {
+      const res = await call('POST', `${BASE}/${refused.id}/sync`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({
+        id: refused.id,
+        status: 'ERROR',
+        message: 'Connection test failed (AUTH_FAILED): the sync did not start',
+        error: { code: 'AUTH_FAILED', details: 'The API token was refused' },
+        connectionTest: { id: refused.id, testResult: 'FAILED', message: 'Authentication failed', details: {}, error: { code: 'AUTH_FAILED', details: 'The API token was refused' }, testedAt: clock.now().toISOString() },
+      });
+      // The same state as a failed POST …/test leaves.
+      expect((await call('GET', `${BASE}/${refused.id}`)).json()).toMatchObject({
+        status: 'ERROR',
+        nextSyncAt: null,
+        syncStartedAt: null,
+        lastTest: { testResult: 'FAILED' },
+        lastError: { code: 'AUTH_FAILED', details: 'The API token was refused' },
+      });
+      // A thrown error (its message holding the credential) is a VENDOR_ERROR that leaks nothing.
+      eld.testOutcome = new Error(`connect ECONNREFUSED https://api.example.com/?token=${CANARY}`);
+      const thrown = await call('POST', `${BASE}/${id}/sync`);
+      expect(thrown.statusCode).toBe(200);
+      expect(thrown.json()).toMatchObject({ id, status: 'ERROR', error: { code: 'VENDOR_ERROR' }, connectionTest: { testResult: 'FAILED' } });
+      expect(thrown.body).not.toContain(CANARY);
+    } finally {
+      eld.testOutcome = 'ok';
+    }
+    clock.advance(60 * 60_000);
+    await runWorker();
+    expect(syncCalls()).toBe(0);
+    expect(await syncsOf(refused.id)).toBe(0);
+    // From ERROR, a manual sync syncs as before (no test first).
+    const retried = await call('POST', `${BASE}/${refused.id}/sync`);
+    expect(retried.json()).toEqual({ id: refused.id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'Sync started' });
+    await runWorker();
+    expect(syncCalls()).toBe(1);
+    expect((await call('GET', `${BASE}/${refused.id}`)).json()).toMatchObject({ status: 'ACTIVE', lastError: null });
+  });
+
+  it('a manual sync of a DISABLED integration syncs once and leaves it DISABLED, with nothing scheduled (success and failure)', async () => {
+    const { id } = await create();
+    await call('POST', `${BASE}/${id}/test`);
+    await runWorker();
+    expect(await syncsOf(id)).toBe(1);
+    expect((await call('POST', `${BASE}/${id}/disable`)).json()).toMatchObject({ status: 'DISABLED', nextSyncAt: null });
+
+    clock.advance(1000);
+    const res = await call('POST', `${BASE}/${id}/sync`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'Sync started once: the integration stays DISABLED (no scheduled syncs)' });
+    expect((await call('GET', `${BASE}/${id}`)).json().status).toBe('SYNCING');
+    clock.advance(1000);
+    await runWorker();
+    expect(await syncsOf(id)).toBe(2);
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', lastSyncAt: clock.now().toISOString(), nextSyncAt: null, syncStartedAt: null, lastError: null });
+    expect((await events('integration.sync_completed')).filter((e) => e.integrationId === id).at(-1)).toMatchObject({ nextSyncAt: null });
+    // Still paused: no scheduled sync however long it waits.
+    clock.advance(2 * 60 * 60_000);
+    await runWorker();
+    expect(await syncsOf(id)).toBe(2);
+
+    // A failing one-off sync: DISABLED with lastError and the sync_failed event, but no alert for a paused integration.
+    expect((await call('POST', `${BASE}/${id}/sync`)).json().status).toBe('SYNCING');
+    eld.syncOutcome = new IntegrationError('RATE_LIMITED', 'Too many requests');
+    try {
+      await runWorker();
+    } finally {
+      eld.syncOutcome = 'ok';
+    }
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', nextSyncAt: null, lastError: { code: 'RATE_LIMITED' } });
+    expect((await events('integration.sync_failed')).filter((e) => e.integrationId === id)).toEqual([expect.objectContaining({ error: { code: 'RATE_LIMITED', details: 'Too many requests' } })]);
+    const alerts = (await call('GET', '/api/v1/alerts?type=INTEGRATION_SYNC_FAILED&status=ACTIVE')).json().data as { metadata: { integrationId?: string } }[];
+    expect(alerts.filter((a) => a.metadata.integrationId === id)).toEqual([]);
+
+    // enable is what resumes the schedule.
+    expect((await call('POST', `${BASE}/${id}/enable`)).json()).toMatchObject({ testResult: 'SUCCESS' });
+    await runWorker();
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'ACTIVE', nextSyncAt: new Date(clock.now().getTime() + 15 * 60_000).toISOString() });
+  });
+
+  it('a DISABLED integration that never passed a connection test is tested first: a failure leaves it DISABLED, a pass syncs it once', async () => {
+    const { id } = await create();
+    expect((await call('POST', `${BASE}/${id}/disable`)).json()).toMatchObject({ status: 'DISABLED' });
+    eld.testOutcome = new IntegrationError('AUTH_FAILED', 'revoked');
+    try {
+      const failed = await call('POST', `${BASE}/${id}/sync`);
+      expect(failed.statusCode, failed.body).toBe(200);
+      expect(failed.json()).toMatchObject({ id, status: 'DISABLED', error: { code: 'AUTH_FAILED', details: 'revoked' }, connectionTest: { testResult: 'FAILED' } });
+      expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', lastError: { code: 'AUTH_FAILED' }, lastTest: { testResult: 'FAILED' } });
+    } finally {
+      eld.testOutcome = 'ok';
+    }
+    const passed = await call('POST', `${BASE}/${id}/sync`);
+    expect(passed.json()).toMatchObject({ id, status: 'SYNCING', message: expect.stringContaining('stays DISABLED'), connectionTest: { testResult: 'SUCCESS' } });
+    await runWorker();
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', lastSyncAt: clock.now().toISOString(), nextSyncAt: null, lastTest: { testResult: 'SUCCESS' } });
+    // Now that it has passed one, the next manual sync needs no test.
+    const tests = eld.calls.filter((c) => c.op === 'test').length;
+    expect((await call('POST', `${BASE}/${id}/sync`)).json()).toMatchObject({ status: 'SYNCING' });
+    expect(eld.calls.filter((c) => c.op === 'test')).toHaveLength(tests);
+    await runWorker();
+    expect((await call('GET', `${BASE}/${id}`)).json().status).toBe('DISABLED');
+  });
+
+  it('a one-off sync of a DISABLED integration whose worker died is retaken after the lease, and still ends DISABLED', async () => {
+    const { id } = await create();
+    await call('POST', `${BASE}/${id}/test`);
+    await runWorker();
+    await call('POST', `${BASE}/${id}/disable`);
+    expect((await call('POST', `${BASE}/${id}/sync`)).json().status).toBe('SYNCING');
+    // A worker claims it and dies (its lease runs out without a result).
+    const now = clock.now();
+    const claimed = await t.db.system((tx) => claimDueSyncs(tx, now, 100, new Date(now.getTime() + 1000)));
+    expect(claimed.find((c) => c.row.id === id)?.row).toMatchObject({ status: 'SYNCING', returnToDisabled: true });
+    clock.advance(2000);
+    await runWorker();
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', lastSyncAt: clock.now().toISOString(), nextSyncAt: null });
   });
 
   it('PUT renames, changes the interval, and a new config replaces the sealed one and goes back to CONFIGURED', async () => {

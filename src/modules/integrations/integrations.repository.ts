@@ -39,6 +39,8 @@ export interface IntegrationRecord {
 export interface IntegrationRow extends IntegrationRecord {
   configCiphertext: string;
   lockedUntil: Date | null;
+  /** While SYNCING: a one-off manual sync of a DISABLED integration, which goes back to DISABLED when it ends. */
+  returnToDisabled: boolean;
 }
 
 const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : ((typeof v === 'string' ? JSON.parse(v) : v) as T));
@@ -61,12 +63,13 @@ export function toIntegration(r: Record<string, unknown>): IntegrationRow {
     updatedAt: iso(r.updated_at),
     configCiphertext: r.config_ciphertext as string,
     lockedUntil: r.locked_until === null || r.locked_until === undefined ? null : new Date(iso(r.locked_until)),
+    returnToDisabled: r.return_to_disabled === true,
   };
 }
 
-/** The public view of a row (drops the sealed config and the lease). */
+/** The public view of a row (drops the sealed config, the lease and where a sync returns to). */
 export function publicIntegration(row: IntegrationRow): IntegrationRecord {
-  const { configCiphertext: _c, lockedUntil: _l, ...rest } = row;
+  const { configCiphertext: _c, lockedUntil: _l, returnToDisabled: _r, ...rest } = row;
   return rest;
 }
 
@@ -108,6 +111,7 @@ export type IntegrationChanges = Partial<{
   last_sync_counts: Record<string, number> | null;
   sync_started_at: Date | null;
   locked_until: Date | null;
+  return_to_disabled: boolean;
 }>;
 
 const JSON_COLUMNS = new Set(['last_test', 'last_error', 'last_sync_counts']);
@@ -169,13 +173,15 @@ export async function releaseSyncs(tx: Tx, claims: ClaimedSync[]): Promise<void>
 /**
  * Claims up to `limit` integrations of any tenant whose sync is due: ACTIVE with next_sync_at reached,
  * or SYNCING (requested by hand, or left by a worker whose lease ran out). FOR UPDATE SKIP LOCKED: no two
- * workers take the same one. Run as the schema owner (db.system).
+ * workers take the same one. A scheduled sync (from ACTIVE) returns to ACTIVE; a requested one keeps
+ * where it returns to. Run as the schema owner (db.system).
  */
 export async function claimDueSyncs(tx: Tx, now: Date, limit: number, lease: Date): Promise<ClaimedSync[]> {
   const { rows } = await tx.query(
     `UPDATE integrations i
         SET status = 'SYNCING', locked_until = $3,
-            sync_started_at = CASE WHEN i.status = 'SYNCING' AND i.sync_started_at IS NOT NULL THEN i.sync_started_at ELSE $1 END
+            sync_started_at = CASE WHEN i.status = 'SYNCING' AND i.sync_started_at IS NOT NULL THEN i.sync_started_at ELSE $1 END,
+            return_to_disabled = i.status = 'SYNCING' AND i.return_to_disabled
        FROM (SELECT tenant_id, id FROM integrations
               WHERE status IN ('ACTIVE','SYNCING') AND next_sync_at <= $1 AND (locked_until IS NULL OR locked_until < $1)
               ORDER BY next_sync_at LIMIT $2 FOR UPDATE SKIP LOCKED) due

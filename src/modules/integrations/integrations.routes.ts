@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { EmptyBody, IdParam, errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
-import { CreateIntegrationBody, Deleted, Integration, IntegrationList, SyncStarted, TestResult, UpdateIntegrationBody, VendorList } from './integrations.schemas.js';
+import { CreateIntegrationBody, Deleted, Integration, IntegrationList, SyncAnswer, TestResult, UpdateIntegrationBody, VendorList } from './integrations.schemas.js';
 import { integrationsService } from './integrations.service.js';
 
 export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
@@ -94,13 +94,33 @@ export function integrationsRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.post(
     '/api/v1/integrations/:integrationId/sync',
-    { config: write, schema: { operationId: 'syncIntegration', tags, security, summary: 'Sync now (status SYNCING; the integrations worker runs it)', params, body: EmptyBody, response: { 200: SyncStarted, ...errorResponses(400, 401, 403, 404, 429) } } },
+    {
+      config: write,
+      schema: {
+        operationId: 'syncIntegration',
+        tags,
+        security,
+        summary: 'Sync now, from any status (status SYNCING; the integrations worker runs it)',
+        description: [
+          'A manual sync works from any status (the spec: any → SYNCING).',
+          'ACTIVE or ERROR: status SYNCING now; afterwards ACTIVE on its interval, or ERROR if the sync fails. SYNCING: the sync under way is reported.',
+          'CONFIGURED (never tested): the connection test runs first, as POST …/test runs it. If it passes, the answer is SYNCING (with the test as connectionTest) and the integration is ACTIVE after the sync.',
+          'If it fails, no sync starts: the integration goes to ERROR with the test\'s error code (lastError), and the answer is a 200 with status ERROR, error {code, details} and the failed test as connectionTest — a failed test is not an HTTP error.',
+          'DISABLED: syncs once on request and stays DISABLED — DISABLED again when the sync ends (success or failure, lastSyncAt / lastError updated, integration.sync_completed / integration.sync_failed sent, no INTEGRATION_SYNC_FAILED alert), and no scheduled syncs until POST …/enable.',
+          'A DISABLED integration that never passed a connection test with its config is tested first; a failed test leaves it DISABLED (status DISABLED in the answer).',
+          'A connection test in progress (TESTING): 400.',
+        ].join(' '),
+        params,
+        body: EmptyBody,
+        response: { 200: SyncAnswer, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
     async (request) => integrations.sync(tenantCtx(request), request.params.integrationId),
   );
 
   app.post(
     '/api/v1/integrations/:integrationId/disable',
-    { config: write, schema: { operationId: 'disableIntegration', tags, security, summary: 'Pause syncing (DISABLED; credentials kept)', params, body: EmptyBody, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: write, schema: { operationId: 'disableIntegration', tags, security, summary: 'Pause syncing (DISABLED; credentials kept; no scheduled syncs, a manual sync still runs once on request)', params, body: EmptyBody, response: { 200: Integration, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => integrations.disable(tenantCtx(request), request.params.integrationId),
   );
 

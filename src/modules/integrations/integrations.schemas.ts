@@ -64,11 +64,35 @@ export const TestResult = Type.Object({
   testedAt: Timestamp,
 });
 
-export const SyncStarted = Type.Object({
-  id: Type.String(),
-  status: Type.Literal('SYNCING'),
-  syncStartedAt: Timestamp,
-  message: Type.String(),
-});
+export const SyncStarted = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Literal('SYNCING'),
+    syncStartedAt: Timestamp,
+    message: Type.String(),
+    connectionTest: Type.Optional(TestResult),
+  },
+  {
+    description:
+      'The sync started, or one already under way (the integrations worker runs it). connectionTest: the passing connection test the sync ran first, present only when the integration had not passed one (CONFIGURED, or DISABLED without a passing test).',
+  },
+);
+
+export const SyncNotStarted = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Unsafe<'ERROR' | 'DISABLED'>({ type: 'string', enum: ['ERROR', 'DISABLED'] }),
+    message: Type.String(),
+    error: Failure,
+    connectionTest: TestResult,
+  },
+  {
+    description:
+      "The connection test the sync ran first failed (connectionTest.testResult FAILED, as POST …/test answers it): no sync started. status is the integration's status now: ERROR, or DISABLED for a DISABLED integration (it stays paused). error is the test's error, also the integration's lastError. Like a failed test, this is a 200, not an HTTP error.",
+  },
+);
+
+/** A manual sync's answer: SYNCING, or the failed connection test that kept it from starting. */
+export const SyncAnswer = Type.Union([SyncStarted, SyncNotStarted]);
 
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });

@@ -36,6 +36,23 @@ export interface TestResponse {
 
 type Config = Record<string, unknown>;
 
+/** What a manual sync answers: started (after a passing connection test, when one ran first), or not (the test failed). */
+export type SyncAnswer =
+  | { id: string; status: 'SYNCING'; syncStartedAt: string; message: string; connectionTest?: TestResponse }
+  | { id: string; status: 'ERROR' | 'DISABLED'; message: string; error: NonNullable<TestResponse['error']>; connectionTest: TestResponse };
+
+const ONCE_MESSAGE = 'Sync started once: the integration stays DISABLED (no scheduled syncs)';
+
+/**
+ * Whether a manual sync must run the connection test first: credentials that never passed one are not
+ * synced with. CONFIGURED (new or changed config), TESTING (a test that died: a live one is refused by
+ * the test), DISABLED without a passing test. ACTIVE and ERROR sync as they are (a failure is reported by the sync).
+ */
+function needsTestBeforeSync(row: IntegrationRow): boolean {
+  if (row.status === 'CONFIGURED' || row.status === 'TESTING') return true;
+  return row.status === 'DISABLED' && row.lastTest?.testResult !== 'SUCCESS';
+}
+
 /** The longest sync interval: a week. */
 export const MAX_SYNC_INTERVAL_MINUTES = 10_080;
 const isInterval = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_SYNC_INTERVAL_MINUTES;
@@ -78,10 +95,12 @@ export function integrationsService(deps: Deps) {
   /**
    * TESTING, the adapter's test outside any transaction, then the result: SUCCESS → ACTIVE (first sync
    * due now), FAILED → ERROR. `enable` is the same from DISABLED (a failure leaves it DISABLED); a
-   * plain test of a DISABLED integration reports without changing its status. The result is written
-   * only if the config did not change meanwhile.
+   * plain test of a DISABLED integration reports without changing its status. `sync` (a manual sync of
+   * an integration that has not passed a test) goes from SUCCESS straight to SYNCING, the sync due now,
+   * returning to DISABLED afterwards if it was DISABLED; its failure is the test's. The result is written
+   * only if nothing changed the integration meanwhile; `row` is the integration as written (null if not).
    */
-  async function runTest(ctx: TenantContext, id: string, mode: 'test' | 'enable'): Promise<TestResponse> {
+  async function runTest(ctx: TenantContext, id: string, mode: 'test' | 'enable' | 'sync'): Promise<{ response: TestResponse; row: IntegrationRow | null }> {
     const started = clock.now();
     const before = await db.tenant(ctx.tenantId, async (tx) => {
       const row = await findIntegration(tx, ctx.tenantId, id, true);
@@ -121,21 +140,15 @@ export function integrationsService(deps: Deps) {
       testedAt: testedAt.toISOString(),
     };
     const lastTest = { testResult: response.testResult, message: response.message, testedAt: response.testedAt };
-    await db.tenant(ctx.tenantId, async (tx) => {
+    const row = await db.tenant(ctx.tenantId, async (tx) => {
       if (mode === 'test' && priorStatus === 'DISABLED') {
-        await updateIntegration(tx, ctx.tenantId, id, { last_test: lastTest, ...(error ? { last_error: { ...error, at: response.testedAt } } : {}) }, testedAt, {
+        return updateIntegration(tx, ctx.tenantId, id, { last_test: lastTest, ...(error ? { last_error: { ...error, at: response.testedAt } } : {}) }, testedAt, {
           configCiphertext: before.configCiphertext,
         });
-        return;
       }
       const fence = { status: 'TESTING' as const, configCiphertext: before.configCiphertext };
-      if (ok) {
-        const nextSyncAt = priorStatus === 'ACTIVE' && before.nextSyncAt ? new Date(before.nextSyncAt) : testedAt;
-        const activated = await updateIntegration(tx, ctx.tenantId, id, { status: 'ACTIVE', last_test: lastTest, last_error: null, next_sync_at: nextSyncAt, locked_until: null }, testedAt, fence);
-        // The first sync is due now: wake the sync worker rather than wait for its idle timer.
-        if (activated) await tx.query(`NOTIFY ${INTEGRATIONS_CHANNEL}`);
-      } else {
-        await updateIntegration(
+      if (!ok) {
+        return updateIntegration(
           tx,
           ctx.tenantId,
           id,
@@ -144,8 +157,23 @@ export function integrationsService(deps: Deps) {
           fence,
         );
       }
+      const passed = { last_test: lastTest, last_error: null, locked_until: null };
+      const updated =
+        mode === 'sync'
+          ? await updateIntegration(tx, ctx.tenantId, id, { ...passed, status: 'SYNCING', sync_started_at: testedAt, next_sync_at: testedAt, return_to_disabled: priorStatus === 'DISABLED' }, testedAt, fence)
+          : await updateIntegration(
+              tx,
+              ctx.tenantId,
+              id,
+              { ...passed, status: 'ACTIVE', next_sync_at: priorStatus === 'ACTIVE' && before.nextSyncAt ? new Date(before.nextSyncAt) : testedAt },
+              testedAt,
+              fence,
+            );
+      // A sync is due now: wake the sync worker rather than wait for its idle timer.
+      if (updated) await tx.query(`NOTIFY ${INTEGRATIONS_CHANNEL}`);
+      return updated;
     });
-    return response;
+    return { response, row };
   }
 
   return {
@@ -226,12 +254,12 @@ export function integrationsService(deps: Deps) {
       if (!gone) throw notFound('Integration');
     },
 
-    test: (ctx: TenantContext, id: string) => runTest(ctx, id, 'test'),
+    test: async (ctx: TenantContext, id: string) => (await runTest(ctx, id, 'test')).response,
 
     /** Runs the connection test; ACTIVE when it passes (from DISABLED a failure leaves it DISABLED). */
-    enable: (ctx: TenantContext, id: string) => runTest(ctx, id, 'enable'),
+    enable: async (ctx: TenantContext, id: string) => (await runTest(ctx, id, 'enable')).response,
 
-    /** DISABLED: no syncs, credentials kept; a sync in flight finishes without changing the status. */
+    /** DISABLED: no scheduled syncs (a manual one runs once), credentials kept; a sync in flight finishes without changing the status. */
     async disable(ctx: TenantContext, id: string): Promise<IntegrationRecord> {
       const row = await db.tenant(ctx.tenantId, async (tx) => {
         const current = await findIntegration(tx, ctx.tenantId, id, true);
@@ -243,21 +271,51 @@ export function integrationsService(deps: Deps) {
       return publicIntegration(row!);
     },
 
-    /** Requests a sync now (the integrations worker runs it); a sync already under way is reported as is. */
-    async sync(ctx: TenantContext, id: string): Promise<{ id: string; status: 'SYNCING'; syncStartedAt: string; message: string }> {
+    /**
+     * A manual sync, from any state (the spec: any → SYNCING); the integrations worker runs it.
+     * - ACTIVE, ERROR: SYNCING now. SYNCING: the sync under way, reported as is.
+     * - CONFIGURED (or a TESTING one whose test died): its connection test first, as POST …/test runs it;
+     *   SUCCESS → SYNCING (and ACTIVE after it, as the first sync of a tested integration), FAILED → ERROR
+     *   with the test's error, answered 200 with status ERROR and the test result (a failed test is not an
+     *   HTTP error). A test in progress: 400.
+     * - DISABLED: syncs once and stays DISABLED (DISABLED after the sync, whatever its outcome, with no
+     *   sync scheduled); one that never passed a connection test with its config is tested first, and a
+     *   failure leaves it DISABLED.
+     */
+    async sync(ctx: TenantContext, id: string): Promise<SyncAnswer> {
       const now = clock.now();
-      const row = await db.tenant(ctx.tenantId, async (tx) => {
+      const { row: started, already } = await db.tenant(ctx.tenantId, async (tx) => {
         const current = await findIntegration(tx, ctx.tenantId, id, true);
         if (!current) throw notFound('Integration');
-        if (current.status === 'SYNCING') return current;
-        if (current.status === 'DISABLED') throw invalidState('The integration is disabled: enable it first');
-        if (current.status === 'CONFIGURED') throw invalidState('The integration has not passed a connection test yet');
-        if (current.status === 'TESTING') throw invalidState('A connection test of this integration is in progress');
-        const updated = await updateIntegration(tx, ctx.tenantId, id, { status: 'SYNCING', sync_started_at: now, next_sync_at: now, locked_until: null }, now);
+        if (current.status === 'SYNCING' || needsTestBeforeSync(current)) return { row: current, already: current.status === 'SYNCING' };
+        const updated = await updateIntegration(
+          tx,
+          ctx.tenantId,
+          id,
+          { status: 'SYNCING', sync_started_at: now, next_sync_at: now, locked_until: null, return_to_disabled: current.status === 'DISABLED' },
+          now,
+        );
         await tx.query(`NOTIFY ${INTEGRATIONS_CHANNEL}`);
-        return updated;
+        return { row: updated!, already: false };
       });
-      return { id, status: 'SYNCING', syncStartedAt: row!.syncStartedAt ?? now.toISOString(), message: 'Sync started' };
+      if (started.status === 'SYNCING') {
+        const message = already ? 'A sync is already in progress' : started.returnToDisabled ? ONCE_MESSAGE : 'Sync started';
+        return { id, status: 'SYNCING', syncStartedAt: started.syncStartedAt ?? now.toISOString(), message };
+      }
+
+      const { response, row } = await runTest(ctx, id, 'sync');
+      if (!row) throw invalidState('The integration changed during its connection test: the sync did not start');
+      if (response.testResult === 'SUCCESS') {
+        const message = row.returnToDisabled ? `Connection test passed. ${ONCE_MESSAGE}` : 'Connection test passed; sync started';
+        return { id, status: 'SYNCING', syncStartedAt: row.syncStartedAt ?? response.testedAt, message, connectionTest: response };
+      }
+      return {
+        id,
+        status: row.status === 'DISABLED' ? 'DISABLED' : 'ERROR',
+        message: `Connection test failed (${response.error!.code}): the sync did not start`,
+        error: response.error!,
+        connectionTest: response,
+      };
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Database, Tx } from '../../db/types.js';
 import { pathAhead, samplePath } from '../../domain/geo/route-sample.js';
 import type { Segment } from '../../domain/planning/types.js';
 import type { Clock } from '../../lib/time.js';
-import type { Worker } from '../../workers/loop.js';
+import type { Worker } from '../../lib/worker.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { applySyncResult } from './apply/index.js';
 import { raiseSyncFailedAlert, resolveSyncFailedAlert } from './integrations.alerts.js';
@@ -81,7 +81,9 @@ async function activeRoutePoints(tx: Tx, tenantId: string, now: Date): Promise<S
  * Syncs due integrations of every tenant: claims them under a lease (FOR UPDATE SKIP LOCKED), calls the
  * vendor adapter outside any transaction, then records the outcome fenced by the lease (a disable, a
  * config change or a delete meanwhile wins): ACTIVE with lastSyncAt / nextSyncAt and an
- * `integration.sync_completed` event, or ERROR with lastError and `integration.sync_failed`.
+ * `integration.sync_completed` event, or ERROR with lastError, `integration.sync_failed` and an
+ * INTEGRATION_SYNC_FAILED alert. A one-off manual sync of a DISABLED integration (returnToDisabled) ends
+ * DISABLED either way, with nothing scheduled: the same events, but no alert for an integration paused on purpose.
  */
 export class IntegrationSyncWorker implements Worker {
   readonly name = 'integrations';
@@ -154,12 +156,12 @@ export class IntegrationSyncWorker implements Worker {
     const { tenantId, row } = c;
     const fence = { status: 'SYNCING' as const, lockedUntil: c.lease, configCiphertext: row.configCiphertext };
     await this.db.tenant(tenantId, async (tx) => {
-      const next = new Date(at.getTime() + row.syncIntervalMinutes * 60_000);
+      const next = row.returnToDisabled ? null : new Date(at.getTime() + row.syncIntervalMinutes * 60_000);
       const done = await updateIntegration(
         tx,
         tenantId,
         row.id,
-        { status: 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, locked_until: null, sync_started_at: null },
+        { status: row.returnToDisabled ? 'DISABLED' : 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, locked_until: null, sync_started_at: null, return_to_disabled: false },
         at,
         fence,
       );
@@ -169,7 +171,7 @@ export class IntegrationSyncWorker implements Worker {
       const counts = { ...syncCounts(result), ...applied };
       await updateIntegration(tx, tenantId, row.id, { last_sync_counts: counts }, at);
       await resolveSyncFailedAlert(tx, tenantId, row.id, `${row.vendor} synced again`, at);
-      await emitEvent(tx, tenantId, 'integration.sync_completed', { integrationId: row.id, vendor: row.vendor, category: row.category, counts, syncedAt: at.toISOString(), nextSyncAt: next.toISOString() }, at);
+      await emitEvent(tx, tenantId, 'integration.sync_completed', { integrationId: row.id, vendor: row.vendor, category: row.category, counts, syncedAt: at.toISOString(), nextSyncAt: next?.toISOString() ?? null }, at);
     });
   }
 
@@ -178,9 +180,17 @@ export class IntegrationSyncWorker implements Worker {
     const fence = { status: 'SYNCING' as const, lockedUntil: c.lease, configCiphertext: row.configCiphertext };
     const error = failure as { code: 'VENDOR_ERROR'; details: string };
     await this.db.tenant(tenantId, async (tx) => {
-      const done = await updateIntegration(tx, tenantId, row.id, { status: 'ERROR', last_error: { ...error, at: at.toISOString() }, next_sync_at: null, locked_until: null, sync_started_at: null }, at, fence);
+      const done = await updateIntegration(
+        tx,
+        tenantId,
+        row.id,
+        { status: row.returnToDisabled ? 'DISABLED' : 'ERROR', last_error: { ...error, at: at.toISOString() }, next_sync_at: null, locked_until: null, sync_started_at: null, return_to_disabled: false },
+        at,
+        fence,
+      );
       if (!done) return;
       await emitEvent(tx, tenantId, 'integration.sync_failed', { integrationId: row.id, vendor: row.vendor, category: row.category, error: { code: error.code, details: error.details }, failedAt: at.toISOString() }, at);
+      if (row.returnToDisabled) return;
       await raiseSyncFailedAlert(tx, tenantId, { integrationId: row.id, name: row.name, vendor: row.vendor, category: row.category, code: error.code, details: error.details, failedAt: at.toISOString() }, at);
     });
   }

@@ -1,7 +1,8 @@
 /**
  * The built-in Samsara adapter through the public API, against the local Samsara sandbox (SAMSARA_BASE_URL):
- * listed among the vendors, a connection test that succeeds (ACTIVE) or fails with AUTH_FAILED, and a
- * sync run by the integrations worker that completes with its event.
+ * listed among the vendors, a connection test that succeeds (ACTIVE) or fails with AUTH_FAILED, a
+ * sync run by the integrations worker that completes with its event, and a manual sync straight from
+ * CONFIGURED (tested first).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
@@ -56,5 +57,22 @@ describe.each(DB_KINDS)('the Samsara integration against its sandbox (%s)', (kin
     const failed = await call('POST', `/api/v1/integrations/${wrong.json().id as string}/test`);
     expect(failed.json()).toMatchObject({ testResult: 'FAILED', error: { code: 'AUTH_FAILED' } });
     expect(failed.body).not.toContain('samsara_not_the_right_token_42');
+  });
+
+  it('a manual sync of a never-tested (CONFIGURED) integration tests the connection first: SYNCING, then synced; a wrong token → ERROR AUTH_FAILED', async () => {
+    const created = await call('POST', '/api/v1/integrations', { vendor: 'samsara', name: 'Samsara (sync at once)', config: { apiToken: SANDBOX_TOKEN } });
+    const id = created.json().id as string;
+    const sync = await call('POST', `/api/v1/integrations/${id}/sync`);
+    expect(sync.statusCode, sync.body).toBe(200);
+    expect(sync.json()).toMatchObject({ id, status: 'SYNCING', syncStartedAt: expect.any(String), connectionTest: { testResult: 'SUCCESS', details: { drivers: 3, vehicles: 3 } } });
+    await t.app.workers.get('integrations').worker.runOnce(t.clock.now());
+    expect((await call('GET', `/api/v1/integrations/${id}`)).json()).toMatchObject({ status: 'ACTIVE', lastSyncAt: expect.any(String), lastError: null });
+
+    const wrong = await call('POST', '/api/v1/integrations', { vendor: 'samsara', name: 'Wrong token, sync at once', config: { apiToken: 'samsara_not_the_right_token_43' } });
+    const refused = await call('POST', `/api/v1/integrations/${wrong.json().id as string}/sync`);
+    expect(refused.statusCode, refused.body).toBe(200);
+    expect(refused.json()).toMatchObject({ status: 'ERROR', error: { code: 'AUTH_FAILED' }, connectionTest: { testResult: 'FAILED', error: { code: 'AUTH_FAILED' } } });
+    expect(refused.body).not.toContain('samsara_not_the_right_token_43');
+    expect((await call('GET', `/api/v1/integrations/${wrong.json().id as string}`)).json()).toMatchObject({ status: 'ERROR', lastError: { code: 'AUTH_FAILED' } });
   });
 });

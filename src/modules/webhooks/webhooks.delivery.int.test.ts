@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { DB_KINDS } from '../../../test/helpers/db.js';
+import { standardSignedBy, standardWebhooksKey } from '../../../test/helpers/webhook-receiver.js';
 import { createApiKey, createDriver, createTenant, type TenantFixture } from '../../../test/helpers/factories.js';
 import { emitEvent } from '../../db/outbox.js';
 import { WebhookHttp } from '../../infra/webhook-http.js';
-import type { StreamEvent } from '../../workers/events.js';
+import type { StreamEvent } from '../../db/outbox.js';
 import { webhookDeliveryWorker } from './webhooks.delivery.js';
 import { claimDueDeliveries, recordOutcomes } from './webhooks.queue.js';
 import { WebhookFanout } from './webhooks.sink.js';
@@ -60,12 +61,9 @@ function verifyService(secret: string, r: Received): boolean {
   return given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 }
 
-/** Verification as a Standard Webhooks library does it: any listed v1 signature matching counts. */
+/** Verification as a Standard Webhooks library does it, keyed by the documented rule: any listed v1 signature matching counts. */
 function standardSignaturesFrom(secret: string, r: Received): { matches: boolean; count: number } {
-  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret);
-  const expected = `v1,${createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64')}`;
-  const listed = String(r.headers['webhook-signature']).split(' ');
-  return { matches: listed.includes(expected), count: listed.length };
+  return { matches: standardSignedBy(standardWebhooksKey(secret), r), count: String(r.headers['webhook-signature']).split(' ').length };
 }
 
 describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
@@ -144,6 +142,8 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     expect(verifyService(hook.secret!, r!)).toBe(true);
     expect(verifyService(`${hook.secret!}x`, r!)).toBe(false);
     expect(standardSignaturesFrom(hook.secret!, r!)).toEqual({ matches: true, count: 1 });
+    // A generated secret is a Standard Webhooks one: keyed with the base64 after whsec_, decoded.
+    expect(standardSignedBy(Buffer.from(hook.secret!.slice(6), 'base64'), r!)).toBe(true);
     const body = JSON.parse(r!.body);
     expect(body).toEqual({
       id: expect.stringMatching(/^evt_/),
@@ -227,6 +227,53 @@ describe.each(DB_KINDS)('webhook delivery (%s)', (kind) => {
     expect(receiver.at(path)).toHaveLength(7);
     expect(receiver.at(path)[6]!.headers['x-service-delivery']).toBe(entry.id);
     expect((await api('POST', `/api/v1/webhooks/deliveries/${entry.id}/retry`)).statusCode).toBe(400);
+  });
+
+  it('a plain secret of your own that starts with whsec_ is accepted (201), and both headers verify with it as given', async () => {
+    const secret = 'whsec_my-own-plain-secret-123';
+    const hook = await register({ url: receiver.url('/plain-whsec'), events: ['driver.status_changed'], secret });
+    expect(hook).not.toHaveProperty('secret');
+    await driverEvent();
+    await dispatch();
+    await deliver();
+    const [r] = receiver.at('/plain-whsec');
+    expect(r).toBeDefined();
+    expect(verifyService(secret, r!)).toBe(true);
+    // webhook-signature: its rest is not base64, so the key is the whole secret's UTF-8 bytes (a
+    // Standard Webhooks library's `format: 'raw'`), not whatever a lenient base64 decoder makes of it.
+    expect(standardSignedBy(Buffer.from(secret, 'utf8'), r!)).toBe(true);
+    expect(standardSignedBy(Buffer.from(secret.slice(6), 'base64'), r!)).toBe(false);
+    expect(standardSignaturesFrom(secret, r!)).toEqual({ matches: true, count: 1 });
+    // The delivery log says DELIVERED like any other.
+    expect((await log(hook.id)).data[0]).toMatchObject({ status: 'DELIVERED', attemptCount: 1 });
+
+    // Rotating to another such secret: the same rule for both during the overlap.
+    const next = 'whsec_another*plain*secret!';
+    const rotated = await api('POST', `/api/v1/webhooks/${hook.id}/rotate-secret`, { secret: next });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    await driverEvent();
+    await dispatch();
+    await deliver();
+    const during = receiver.at('/plain-whsec')[1]!;
+    expect(verifyService(next, during)).toBe(true);
+    expect(standardSignedBy(Buffer.from(next, 'utf8'), during)).toBe(true);
+    expect(standardSignedBy(Buffer.from(secret, 'utf8'), during)).toBe(true);
+    await api('DELETE', `/api/v1/webhooks/${hook.id}`);
+  });
+
+  it('a whsec_ secret of valid base64 (24–64 bytes) still keys webhook-signature with the decoded bytes, as standardwebhooks does', async () => {
+    const bytes = Buffer.from('a given Standard Webhooks key, 48 bytes long...!', 'utf8');
+    expect(bytes).toHaveLength(48);
+    const secret = `whsec_${bytes.toString('base64')}`;
+    const hook = await register({ url: receiver.url('/b64-whsec'), events: ['driver.status_changed'], secret });
+    await driverEvent();
+    await dispatch();
+    await deliver();
+    const [r] = receiver.at('/b64-whsec');
+    expect(verifyService(secret, r!)).toBe(true);
+    expect(standardSignedBy(bytes, r!)).toBe(true);
+    expect(standardSignedBy(Buffer.from(secret, 'utf8'), r!)).toBe(false);
+    await api('DELETE', `/api/v1/webhooks/${hook.id}`);
   });
 
   it('the app worker follows WEBHOOK_RETRY_SCHEDULE with at most 10% jitter, and a longer Retry-After', async () => {

@@ -78,6 +78,22 @@ describe.each(DB_KINDS)('webhooks API (%s)', (kind) => {
   });
 
   it.each([
+    ['a plain secret starting with whsec_', 'whsec_my-own-plain-secret-123'],
+    ['a whsec_ secret that is not base64', 'whsec_not*base64*at*all!!'],
+    ['a whsec_ secret of base64 too short to be a Standard Webhooks key', `whsec_${Buffer.alloc(12, 1).toString('base64')}`],
+    ['a whsec_ secret of valid base64', `whsec_${Buffer.alloc(32, 1).toString('base64')}`],
+    ['16 printable characters, the shortest', '!"#$%&\'()*+,-./0'],
+    ['256 characters, the longest', `whsec_${'~'.repeat(250)}`],
+  ])('accepts any secret the client chose: %s (201, never echoed; rotation takes it too)', async (_name, secret) => {
+    const res = await create({ url: 'https://hooks.example.com/own', events: ['*'], secret });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).not.toHaveProperty('secret');
+    expect(res.body).not.toContain(secret);
+    const rotated = await call('POST', `/api/v1/webhooks/${res.json().id as string}/rotate-secret`, acme.auth, { secret });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+  });
+
+  it.each([
     ['no url', { events: ['*'] }, 'body.url'],
     ['no events', { url: 'https://hooks.example.com/' }, 'body.events'],
     ['empty events', { url: 'https://hooks.example.com/', events: [] }, 'body.events'],
@@ -90,7 +106,8 @@ describe.each(DB_KINDS)('webhooks API (%s)', (kind) => {
     ['a name that does not resolve', { url: 'https://nowhere.example.test/', events: ['*'] }, 'body.url'],
     ['localhost', { url: 'https://localhost:8443/', events: ['*'] }, 'body.url'],
     ['a short secret', { url: 'https://hooks.example.com/', events: ['*'], secret: 'short' }, 'body.secret'],
-    ['a whsec_ secret that is not base64', { url: 'https://hooks.example.com/', events: ['*'], secret: 'whsec_not*base64*at*all!!' }, 'body.secret'],
+    ['a secret with a space', { url: 'https://hooks.example.com/', events: ['*'], secret: 'whsec_with a space in it' }, 'body.secret'],
+    ['a secret over 256 characters', { url: 'https://hooks.example.com/', events: ['*'], secret: `whsec_${'x'.repeat(251)}` }, 'body.secret'],
     ['an unknown property', { url: 'https://hooks.example.com/', events: ['*'], retries: 3 }, 'body.retries'],
   ])('refuses %s (400)', async (_name, payload, field) => {
     const res = await create(payload);

@@ -9,6 +9,7 @@ import {
   DeliveryListQuery,
   DeliveryPage,
   RotateSecretBody,
+  SECRET_SIGNING_RULE,
   SecretRotated,
   UpdateWebhookBody,
   Webhook,
@@ -32,7 +33,15 @@ export function webhooksRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/webhooks',
     {
       config: write,
-      schema: { operationId: 'createWebhook', tags, security, summary: 'Register a webhook (the generated secret is returned once)', body: CreateWebhookBody, response: { 201: WebhookCreated, ...errorResponses(400, 401, 403, 429) } },
+      schema: {
+        operationId: 'createWebhook',
+        tags,
+        security,
+        summary: 'Register a webhook (the generated secret is returned once)',
+        description: `secret is optional and may be any secret you choose (16–256 printable ASCII characters, no spaces; a whsec_… one whatever follows the prefix); a secret you give is never echoed. Without one, a whsec_ secret is generated and returned in this response only. Every delivery is signed twice: ${SECRET_SIGNING_RULE}`,
+        body: CreateWebhookBody,
+        response: { 201: WebhookCreated, ...errorResponses(400, 401, 403, 429) },
+      },
     },
     async (request, reply) => reply.status(201).send(await webhooks.create(tenantCtx(request), request.body)),
   );
@@ -71,7 +80,16 @@ export function webhooksRoutes(fastify: FastifyInstance, deps: Deps): void {
     '/api/v1/webhooks/:webhookId/rotate-secret',
     {
       config: write,
-      schema: { operationId: 'rotateWebhookSecret', tags, security, summary: 'Replace the signing secret; the old one keeps signing for 24 h', params, body: RotateSecretBody, response: { 200: SecretRotated, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: {
+        operationId: 'rotateWebhookSecret',
+        tags,
+        security,
+        summary: 'Replace the signing secret; the old one keeps signing for 24 h',
+        description: `The body's secret, when given, may be any secret you choose (16–256 printable ASCII characters, no spaces); without it a whsec_ secret is generated. For 24 hours X-Service-Signature uses the new secret and webhook-signature lists a signature with each. Keys: ${SECRET_SIGNING_RULE}`,
+        params,
+        body: RotateSecretBody,
+        response: { 200: SecretRotated, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
     async (request) => webhooks.rotateSecret(tenantCtx(request), request.params.webhookId, request.body?.secret),
   );

@@ -13,12 +13,18 @@ const EventName = Type.Unsafe<(typeof EVENT_NAMES)[number]>({
 const Events = Type.Array(EventName, { minItems: 1, maxItems: WEBHOOK_EVENTS.length + 1, uniqueItems: true });
 const Url = Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'HTTPS URL that receives the POSTs (public address only)' });
 const Description = Type.String({ maxLength: 500 });
-/** Printable ASCII, no spaces. A `whsec_` secret must be base64 of 24–64 bytes after the prefix (Standard Webhooks). */
+/**
+ * Any secret the client chooses: 16–256 printable ASCII characters, no spaces, nothing else asked of its
+ * form (a `whsec_…` one included). How each signature header is keyed from it: `standardKey` in
+ * src/domain/webhooks/signature.ts.
+ */
+export const SECRET_SIGNING_RULE =
+  'X-Service-Signature is keyed with the secret\'s UTF-8 bytes exactly as given. webhook-signature (Standard Webhooks) is keyed with the decoded bytes when the secret is whsec_ followed by valid base64 (padding optional) of 24 to 64 bytes, as Standard Webhooks libraries key their secrets; any other secret, including a whsec_ one whose rest is not such base64, keys it with its UTF-8 bytes exactly as given, prefix included.';
 const Secret = Type.String({
   minLength: 16,
   maxLength: 256,
   pattern: '^[\\x21-\\x7e]+$',
-  description: 'Signing secret (write-only; at least 16 printable characters). Generated (whsec_…) and returned once when omitted.',
+  description: `Signing secret of your choice (write-only): 16–256 printable ASCII characters without spaces, any form, whsec_… included. Generated (whsec_ + base64 of 32 random bytes) and returned once when omitted. ${SECRET_SIGNING_RULE}`,
 });
 const WebhookStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DISABLED')]);
 
@@ -60,7 +66,7 @@ export const WebhookCreated = Type.Intersect([
 
 export const SecretRotated = Type.Object({
   id: Type.String(),
-  secret: Type.String({ description: 'The new signing secret: shown this once' }),
+  secret: Type.String({ description: 'The new signing secret (the one given, or the generated whsec_…): shown this once' }),
   previousSecretExpiresAt: Timestamp,
 });
 

@@ -940,7 +940,10 @@ export interface paths {
         /** List webhooks */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register a webhook (the generated secret is returned once) */
+        /**
+         * Register a webhook (the generated secret is returned once)
+         * @description secret is optional and may be any secret you choose (16–256 printable ASCII characters, no spaces; a whsec_… one whatever follows the prefix); a secret you give is never echoed. Without one, a whsec_ secret is generated and returned in this response only. Every delivery is signed twice: X-Service-Signature is keyed with the secret's UTF-8 bytes exactly as given. webhook-signature (Standard Webhooks) is keyed with the decoded bytes when the secret is whsec_ followed by valid base64 (padding optional) of 24 to 64 bytes, as Standard Webhooks libraries key their secrets; any other secret, including a whsec_ one whose rest is not such base64, keys it with its UTF-8 bytes exactly as given, prefix included.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -993,7 +996,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret; the old one keeps signing for 24 h */
+        /**
+         * Replace the signing secret; the old one keeps signing for 24 h
+         * @description The body's secret, when given, may be any secret you choose (16–256 printable ASCII characters, no spaces); without it a whsec_ secret is generated. For 24 hours X-Service-Signature uses the new secret and webhook-signature lists a signature with each. Keys: X-Service-Signature is keyed with the secret's UTF-8 bytes exactly as given. webhook-signature (Standard Webhooks) is keyed with the decoded bytes when the secret is whsec_ followed by valid base64 (padding optional) of 24 to 64 bytes, as Standard Webhooks libraries key their secrets; any other secret, including a whsec_ one whose rest is not such base64, keys it with its UTF-8 bytes exactly as given, prefix included.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -1132,7 +1138,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sync now (status SYNCING; the integrations worker runs it) */
+        /**
+         * Sync now, from any status (status SYNCING; the integrations worker runs it)
+         * @description A manual sync works from any status (the spec: any → SYNCING). ACTIVE or ERROR: status SYNCING now; afterwards ACTIVE on its interval, or ERROR if the sync fails. SYNCING: the sync under way is reported. CONFIGURED (never tested): the connection test runs first, as POST …/test runs it. If it passes, the answer is SYNCING (with the test as connectionTest) and the integration is ACTIVE after the sync. If it fails, no sync starts: the integration goes to ERROR with the test's error code (lastError), and the answer is a 200 with status ERROR, error {code, details} and the failed test as connectionTest — a failed test is not an HTTP error. DISABLED: syncs once on request and stays DISABLED — DISABLED again when the sync ends (success or failure, lastSyncAt / lastError updated, integration.sync_completed / integration.sync_failed sent, no INTEGRATION_SYNC_FAILED alert), and no scheduled syncs until POST …/enable. A DISABLED integration that never passed a connection test with its config is tested first; a failed test leaves it DISABLED (status DISABLED in the answer). A connection test in progress (TESTING): 400.
+         */
         post: operations["syncIntegration"];
         delete?: never;
         options?: never;
@@ -1149,7 +1158,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause syncing (DISABLED; credentials kept) */
+        /** Pause syncing (DISABLED; credentials kept; no scheduled syncs, a manual sync still runs once on request) */
         post: operations["disableIntegration"];
         delete?: never;
         options?: never;
@@ -10583,7 +10592,7 @@ export interface operations {
                     /** @description HTTPS URL that receives the POSTs (public address only) */
                     url: string;
                     events: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "*")[];
-                    /** @description Signing secret (write-only; at least 16 printable characters). Generated (whsec_…) and returned once when omitted. */
+                    /** @description Signing secret of your choice (write-only): 16–256 printable ASCII characters without spaces, any form, whsec_… included. Generated (whsec_ + base64 of 32 random bytes) and returned once when omitted. X-Service-Signature is keyed with the secret's UTF-8 bytes exactly as given. webhook-signature (Standard Webhooks) is keyed with the decoded bytes when the secret is whsec_ followed by valid base64 (padding optional) of 24 to 64 bytes, as Standard Webhooks libraries key their secrets; any other secret, including a whsec_ one whose rest is not such base64, keys it with its UTF-8 bytes exactly as given, prefix included. */
                     secret?: string;
                     description?: string;
                 };
@@ -11271,7 +11280,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Signing secret (write-only; at least 16 printable characters). Generated (whsec_…) and returned once when omitted. */
+                    /** @description Signing secret of your choice (write-only): 16–256 printable ASCII characters without spaces, any form, whsec_… included. Generated (whsec_ + base64 of 32 random bytes) and returned once when omitted. X-Service-Signature is keyed with the secret's UTF-8 bytes exactly as given. webhook-signature (Standard Webhooks) is keyed with the decoded bytes when the secret is whsec_ followed by valid base64 (padding optional) of 24 to 64 bytes, as Standard Webhooks libraries key their secrets; any other secret, including a whsec_ one whose rest is not such base64, keys it with its UTF-8 bytes exactly as given, prefix included. */
                     secret?: string;
                 } | null;
             };
@@ -11285,7 +11294,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @description The new signing secret: shown this once */
+                        /** @description The new signing secret (the one given, or the generated whsec_…): shown this once */
                         secret: string;
                         /** Format: date-time */
                         previousSecretExpiresAt: string;
@@ -12820,6 +12829,48 @@ export interface operations {
                         /** Format: date-time */
                         syncStartedAt: string;
                         message: string;
+                        connectionTest?: {
+                            id: string;
+                            /** @enum {string} */
+                            testResult: "SUCCESS" | "FAILED";
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            error?: {
+                                /** @enum {string} */
+                                code: "AUTH_FAILED" | "TIMEOUT" | "NOT_FOUND" | "RATE_LIMITED" | "VENDOR_ERROR" | "NETWORK_ERROR" | "INVALID_CONFIG";
+                                details: string;
+                            };
+                            /** Format: date-time */
+                            testedAt: string;
+                        };
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        status: "ERROR" | "DISABLED";
+                        message: string;
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTH_FAILED" | "TIMEOUT" | "NOT_FOUND" | "RATE_LIMITED" | "VENDOR_ERROR" | "NETWORK_ERROR" | "INVALID_CONFIG";
+                            details: string;
+                        };
+                        connectionTest: {
+                            id: string;
+                            /** @enum {string} */
+                            testResult: "SUCCESS" | "FAILED";
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            error?: {
+                                /** @enum {string} */
+                                code: "AUTH_FAILED" | "TIMEOUT" | "NOT_FOUND" | "RATE_LIMITED" | "VENDOR_ERROR" | "NETWORK_ERROR" | "INVALID_CONFIG";
+                                details: string;
+                            };
+                            /** Format: date-time */
+                            testedAt: string;
+                        };
                     };
                 };
             };
