@@ -14,6 +14,6 @@
  *   service, returned only ~30 s after the load stops. A factor of 2 (what V8 itself uses when memory is
  *   constrained) keeps that under ~40 MB, for no measurable CPU per request (bench/memory.ts).
  *
- * package.json's scripts and the Dockerfile spell them out; test/e2e/runtime-flags.test.ts keeps them equal.
+ * package.json's scripts and the Dockerfile spell them out; test/e2e/deploy-config.test.ts keeps them equal.
  */
 export const NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100', '--no-liftoff'];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
 import { createActiveRoute, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 import { seedAlerts } from '../helpers/alerts.js';
 import { dispatch, raiseTestAlert } from '../helpers/realtime.js';
@@ -193,6 +193,7 @@ describeBrowser('alerts in the browser', () => {
     await table.waitFor();
     expect(await table.getByRole('row', { name: /Low fuel/ }).textContent()).toMatch(/Low fuelMechanical4/);
     await screenshot(page, 'alerts-8-analytics-week');
+    await docsScreenshot(page, 'alerts-analytics');
 
     // The last 24 hours, by hour.
     await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last 24 hours' });

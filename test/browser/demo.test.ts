@@ -10,7 +10,7 @@ import { seedFleet, type Truck } from '../../src/demo/fleet.js';
 import { MISBEHAVE_FROM } from '../../src/demo/simulator.js';
 import { startMonitoring } from '../../src/modules/monitoring/monitoring.repository.js';
 import { createApiKey, createTenant, type TenantFixture } from '../helpers/factories.js';
-import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
 
 const SPEED = 10;
 const CYCLE_MS = 10 * 60_000;
@@ -57,6 +57,7 @@ describeBrowser('the demo fleet in the dashboard', () => {
     const list = (await page.getByRole('list', { name: 'Active routes' }).textContent()) ?? '';
     for (const t of onTheRoad) expect(list).toContain(`${t.spec.driver.firstName} ${t.spec.driver.lastName}`);
     await screenshot(page, 'demo-1-live-fleet');
+    await docsScreenshot(page, 'fleet-overview');
   });
 
   it('the trucks move on the map with the simulator’s next reports', async () => {
@@ -83,6 +84,7 @@ describeBrowser('the demo fleet in the dashboard', () => {
     await page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
     await page.getByRole('article').filter({ has: page.getByRole('heading', { name: /^Off route/ }) }).first().waitFor();
     await screenshot(page, 'demo-4-alerts');
+    await docsScreenshot(page, 'alerts-feed');
     expect(unexpectedProblems(b.problems)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createActiveRoute, createTenant, createUser, login, type TenantFixture } from '../helpers/factories.js';
-import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
 
 const H = 3_600_000;
 const EMAIL = 'alice.able@driver.test';
@@ -154,6 +154,7 @@ describeBrowser('the driver view in the browser', () => {
     await expectOnlyAlicesRoute(page);
     await page.getByTestId('log-grid').waitFor();
     await screenshot(page, 'driver-5-phone');
+    await docsScreenshot(page, 'driver-view', { width: 390, height: 844 });
     const overflow = () => page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     let o = await overflow();
     expect(o.scroll, JSON.stringify(o)).toBeLessThanOrEqual(o.inner);

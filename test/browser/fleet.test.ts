@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
 import { createDriver, createTenant, type TenantFixture } from '../helpers/factories.js';
 
 /** h:mm → minutes. */
@@ -167,6 +167,7 @@ describeBrowser('drivers, vehicles, loads and locations in the browser', () => {
     expect(Math.abs((await rowTotal(page, 'ON_DUTY_DRIVING')) - 120)).toBeLessThanOrEqual(1);
     expect(await page.getByRole('region', { name: 'HOS clocks' }).textContent()).toContain('Now: Driving');
     await screenshot(page, 'fleet-07-duty-recorded');
+    await docsScreenshot(page, 'driver-page');
 
     // The same log in another zone: the days are New York's.
     await page.getByLabel('Time zone').selectOption('America/New_York');

@@ -2,8 +2,9 @@
  * Browser tests: the whole service (real clock, in-memory PGlite unless a database kind is given) listening
  * on a loopback port and serving the built dashboard, driven by playwright-core through the system's
  * Chromium (Debian's `chromium` package, which .ci/run installs). Every test saves a screenshot in
- * test/.screenshots/. Without a Chromium (or with SKIP_BROWSER_TESTS=1) the browser suites are skipped
- * and say so.
+ * test/.screenshots/; with DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`) the tests also save the docs'
+ * pictures in docs/images/ (docsScreenshot). Without a Chromium (or with SKIP_BROWSER_TESTS=1) the
+ * browser suites are skipped and say so.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { listen } from '../helpers/realtime.js';
 
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../.screenshots');
+export const DOCS_IMAGES = path.resolve(import.meta.dirname, '../../docs/images');
 
 /** The Chromium to drive: CHROMIUM_PATH, or the system's. */
 export function chromiumPath(): string | null {
@@ -97,6 +99,39 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '-')}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Two animation frames and a moment: the layout (the maps redraw on resize) has settled. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.waitForTimeout(250);
+}
+
+/**
+ * A picture for the docs (README.md, docs/dashboard.md), taken where a test shows an area of the
+ * dashboard: only with DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`), otherwise nothing happens. Saves
+ * docs/images/<name>.png of the viewport at 1280 × 800 (or the size given; `fullPage` for the whole
+ * page at that width), scrolled to the top, then gives the page back its own size and scroll position.
+ */
+export async function docsScreenshot(page: Page, name: string, opts: { width?: number; height?: number; fullPage?: boolean } = {}): Promise<string | null> {
+  if (process.env.DOCS_SCREENSHOTS !== '1') return null;
+  const size = { width: opts.width ?? 1280, height: opts.height ?? 800 };
+  const before = page.viewportSize();
+  const resize = !before || before.width !== size.width || before.height !== size.height;
+  const scrollY = await page.evaluate(() => window.scrollY);
+  fs.mkdirSync(DOCS_IMAGES, { recursive: true });
+  const file = path.join(DOCS_IMAGES, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  try {
+    if (resize) await page.setViewportSize(size);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await settle(page);
+    await page.screenshot({ path: file, fullPage: opts.fullPage ?? false, animations: 'disabled', caret: 'hide' });
+  } finally {
+    if (resize && before) await page.setViewportSize(before);
+    await page.evaluate((y) => window.scrollTo(0, y), scrollY);
+    await settle(page);
+  }
   return file;
 }
 

@@ -2,12 +2,13 @@
  * Route planning in the browser: sign in, plan Dallas → Chicago through the form (long enough for a
  * 10-hour rest and a 30-minute break), see the rests on the map and the log grid, activate, see the
  * route on the fleet overview with its truck once a position is reported; a misspelt city offers a
- * "did you mean" choice that fixes it.
+ * "did you mean" choice that fixes it. A short route (Seattle → Portland) gets a map zoomed to it, and
+ * its summary and timeline agree to the minute.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDriver, createTenant, type TenantFixture } from '../helpers/factories.js';
-import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
 
 describeBrowser('route planning in the browser', () => {
   let w: WebApp;
@@ -48,6 +49,8 @@ describeBrowser('route planning in the browser', () => {
     await page.getByRole('heading', { name: 'Fleet overview' }).waitFor();
     await page.getByText('No route is active right now.').waitFor();
     await page.locator('[data-testid="us-map"][data-ready="true"]').waitFor();
+    // The overview keeps the whole country in view.
+    expect(await page.getByTestId('us-map').getAttribute('viewBox')).toBe('0 0 975 610');
     await screenshot(page, 'routes-1-overview-empty');
     await page.getByRole('link', { name: 'Plan a route' }).first().click();
     await page.getByRole('heading', { name: 'Plan a route' }).waitFor();
@@ -59,6 +62,7 @@ describeBrowser('route planning in the browser', () => {
     await page.getByLabel('Vehicle').selectOption(vehicleId);
     await page.getByLabel('Stop 2 hours at the dock').fill('1');
     await screenshot(page, 'routes-2-plan-form');
+    await docsScreenshot(page, 'route-planning');
     await page.getByRole('button', { name: 'Plan route' }).click();
 
     await page.waitForURL(/\/routes\/rte_[0-9A-Za-z]+$/);
@@ -99,6 +103,7 @@ describeBrowser('route planning in the browser', () => {
     expect(await firstStop.textContent()).toContain('America/Chicago');
     expect(await page.getByTestId('segment-rest').count()).toBe(plan.segments.filter((s) => s.type === 'rest').length);
     await screenshot(page, 'routes-3-plan');
+    await docsScreenshot(page, 'route-view');
   });
 
   it('activates the plan and finds it on the fleet overview, its truck appearing once it reports', async () => {
@@ -162,6 +167,47 @@ describeBrowser('route planning in the browser', () => {
     await page.getByText('Route cancelled.').waitFor();
     await page.getByText(/Cancelled .*: Duplicate plan/).waitFor();
     expect(await page.getByRole('button', { name: 'Cancel route' }).count()).toBe(0);
+    expect(unexpectedProblems(b.problems)).toEqual([]);
+  });
+
+  it('plans Seattle → Portland: the map zooms to the route, and the summary adds up the timeline to the minute', async () => {
+    const { page } = b;
+    await page.goto('/routes/new');
+    await page.getByRole('heading', { name: 'Plan a route' }).waitFor();
+    await fillStops(page, 'Seattle, WA', 'Portland, OR');
+    await page.getByRole('button', { name: 'Plan route' }).click();
+    await page.waitForURL(/\/routes\/rte_[0-9A-Za-z]+$/);
+    await page.getByRole('heading', { name: /Seattle.*→.*Portland/ }).waitFor();
+    const map = page.locator('[data-testid="us-map"][data-ready="true"]');
+    await map.waitFor();
+
+    // The drawn route fills most of the map's height or width (on the whole-country map it is a
+    // stroke about a tenth of the height), and its stops are inside the visible map.
+    const mapBox = (await map.boundingBox())!;
+    const routeBox = (await page.getByTestId('map-route').locator('.map-route').boundingBox())!;
+    expect(Math.max(routeBox.width / mapBox.width, routeBox.height / mapBox.height)).toBeGreaterThan(0.5);
+    for (const stop of await page.getByTestId('map-stop').all()) {
+      const box = (await stop.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(mapBox.x);
+      expect(box.y).toBeGreaterThanOrEqual(mapBox.y);
+      expect(box.x + box.width).toBeLessThanOrEqual(mapBox.x + mapBox.width);
+      expect(box.y + box.height).toBeLessThanOrEqual(mapBox.y + mapBox.height);
+      // Markers keep their size on screen (a 16-unit glyph at 1.25, give or take the page's scale).
+      expect(box.width).toBeLessThan(40);
+    }
+    expect(await map.getAttribute('viewBox')).not.toBe('0 0 975 610');
+
+    // The summary's driving is the timeline's drive rows added up.
+    const minutes = (t: string | null) => {
+      const [h, m] = (t ?? '').trim().split(':').map(Number);
+      return h! * 60 + m!;
+    };
+    const driving = minutes(await page.locator('.facts div', { has: page.locator('dt', { hasText: /^Driving$/ }) }).locator('dd').textContent());
+    const driveRows = await page.getByTestId('segment-drive').locator('td:nth-of-type(5)').allTextContents();
+    expect(driveRows.length).toBeGreaterThan(0);
+    expect(driveRows.map(minutes).reduce((a, x) => a + x, 0)).toBe(driving);
+    expect(driving).toBeGreaterThan(60);
+    await screenshot(page, 'routes-9-short-route-map');
     expect(unexpectedProblems(b.problems)).toEqual([]);
   });
 });

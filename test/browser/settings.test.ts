@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { adminToken, createDriver, createTenant, createUser, invitationTokenFor, type TenantFixture } from '../helpers/factories.js';
 import { signedBy, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/login');
@@ -62,6 +62,7 @@ describeBrowser('settings and platform administration in the browser', () => {
     await row.waitFor();
     expect(await row.textContent()).toMatch(/DOT 1234567.*MC-765432/);
     await screenshot(page, 'settings-1-admin-pending');
+    await docsScreenshot(page, 'platform-admin');
 
     await page.getByRole('button', { name: 'Approve Pending Haulers' }).click();
     const confirm = page.getByRole('dialog', { name: 'Approve Pending Haulers' });
@@ -184,6 +185,7 @@ describeBrowser('settings and platform administration in the browser', () => {
       await delivery.getByText('Delivered').waitFor();
       expect(await delivery.textContent()).toContain('HTTP 204');
       await screenshot(page, 'settings-10-webhook-delivery-log');
+      await docsScreenshot(page, 'settings-webhooks');
 
       await delivery.getByRole('button', { name: 'Details of the ping delivery' }).click();
       const detail = page.getByRole('dialog', { name: 'Delivery' });
@@ -229,6 +231,7 @@ describeBrowser('settings and platform administration in the browser', () => {
       await card.getByText('Active', { exact: true }).waitFor();
       expect(await card.textContent()).toMatch(/Vehicles\s*2/);
       await screenshot(page, 'settings-14-integration-tested');
+      await docsScreenshot(page, 'settings-integrations');
     });
 
     it('invites a driver user linked to a driver profile', async () => {

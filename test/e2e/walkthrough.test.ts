@@ -1,10 +1,11 @@
 /**
- * README.md's first session, run as a reader pastes it (issue 10, item 8): the shell blocks marked
- * `<!-- walkthrough -->`, concatenated in order, under `bash` with `set -euo pipefail`, against the
- * service listening on a free port, configured as the README's `walkthrough:server` command configures
- * `npm start` (its PLATFORM_ADMIN_EMAIL / PLATFORM_ADMIN_PASSWORD, DATABASE_URL=memory://, so the
- * embedded PGlite only: that is what the reader runs). BASE is set to the server's address; the blocks
- * default it to http://localhost:3000. The script must exit 0 and print every `# →` line of the README.
+ * The first session of docs/getting-started.md, run as a reader pastes it (issue 10, item 8; the README's
+ * until issue 17): the shell blocks marked `<!-- walkthrough -->`, concatenated in order, under `bash`
+ * with `set -euo pipefail`, against the service listening on a free port, configured as the page's
+ * `walkthrough:server` command configures `npm start` (its PLATFORM_ADMIN_EMAIL / PLATFORM_ADMIN_PASSWORD,
+ * DATABASE_URL=memory://, so the embedded PGlite only: that is what the reader runs). BASE is set to the
+ * server's address; the blocks default it to http://localhost:3000. The script must exit 0 and print
+ * every `# →` line of the page.
  *
  * Needs `bash`, `curl` and `jq` on PATH (and GNU `date -d`, as on Linux); without them the suite is
  * skipped and says why.
@@ -15,14 +16,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { firstMissing, parseWalkthrough } from '../helpers/readme-walkthrough.js';
+import { firstMissing, parseWalkthrough } from '../helpers/walkthrough.js';
 
-const README = path.resolve(import.meta.dirname, '../../README.md');
-const walkthrough = parseWalkthrough(fs.readFileSync(README, 'utf8'));
+const PAGE = path.resolve(import.meta.dirname, '../../docs/getting-started.md');
+const walkthrough = parseWalkthrough(fs.readFileSync(PAGE, 'utf8'));
 
 const missingTools = ['bash', 'curl', 'jq'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 const skipReason = missingTools.length ? `skipped: ${missingTools.join(', ')} not installed (apt install ${missingTools.join(' ')})` : '';
-if (skipReason) console.warn(`README walkthrough test ${skipReason}`);
+if (skipReason) console.warn(`walkthrough test (docs/getting-started.md) ${skipReason}`);
 
 function runBash(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -36,7 +37,7 @@ function runBash(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number
   });
 }
 
-describe('the README walkthrough', () => {
+describe('the getting-started walkthrough', () => {
   it('has its blocks, its server command and what each step prints', () => {
     expect(walkthrough.blocks.length).toBeGreaterThanOrEqual(5);
     expect(walkthrough.blocks[0]).toMatch(/^BASE=\$\{BASE:-http:\/\/localhost:3000\}$/m);
@@ -53,7 +54,7 @@ describe('the README walkthrough', () => {
   });
 });
 
-describe.skipIf(Boolean(skipReason))(`the README walkthrough pasted into bash against a started server${skipReason ? ` (${skipReason})` : ''}`, () => {
+describe.skipIf(Boolean(skipReason))(`the getting-started walkthrough pasted into bash against a started server${skipReason ? ` (${skipReason})` : ''}`, () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
@@ -63,11 +64,11 @@ describe.skipIf(Boolean(skipReason))(`the README walkthrough pasted into bash ag
   });
   afterAll(async () => t?.close());
 
-  it('runs top to bottom with set -euo pipefail and prints what the README shows', async () => {
+  it('runs top to bottom with set -euo pipefail and prints what the page shows', async () => {
     const script = ['set -euo pipefail', ...walkthrough.blocks].join('\n');
     const { code, stdout, stderr } = await runBash(script, { ...process.env, BASE: base });
     expect(code, `walkthrough failed:\n--- stdout\n${stdout}\n--- stderr\n${stderr}`).toBe(0);
     const missing = firstMissing(stdout, walkthrough.expected);
-    expect(missing, `the README shows "# → ${missing}" but the walkthrough printed:\n${stdout}`).toBeUndefined();
+    expect(missing, `docs/getting-started.md shows "# → ${missing}" but the walkthrough printed:\n${stdout}`).toBeUndefined();
   });
 });

@@ -1,13 +1,14 @@
 /**
- * Reads the README's first-session walkthrough: the shell blocks marked `<!-- walkthrough -->` (run in
- * order in a second terminal), the server command marked `<!-- walkthrough:server -->`, and the
- * `# → …` lines that show what a step prints (`…` stands for anything: ids, times).
+ * Reads the first-session walkthrough of docs/getting-started.md: the shell blocks marked
+ * `<!-- walkthrough -->` (run in order in a second terminal), the server command marked
+ * `<!-- walkthrough:server -->`, and the `# → …` lines that show what a step prints (`…` stands for
+ * anything: ids, times).
  */
 
 export interface Walkthrough {
-  /** The walkthrough's shell blocks, in README order. */
+  /** The walkthrough's shell blocks, in the page's order. */
   blocks: string[];
-  /** The environment the README's server command sets before `npm start`. */
+  /** The environment the page's server command sets before `npm start`. */
   serverEnv: Record<string, string>;
   /** The `# →` lines, in order: what the steps print, one output line each. */
   expected: string[];
@@ -22,7 +23,7 @@ export function parseWalkthrough(markdown: string): Walkthrough {
     if (m[1]) server = m[2];
     else blocks.push(m[2]!);
   }
-  if (!server) throw new Error('README.md has no <!-- walkthrough:server --> block');
+  if (!server) throw new Error('the page has no <!-- walkthrough:server --> block');
   const command = server.split('\n').find((line) => /\bnpm start\b/.test(line));
   if (!command) throw new Error('the walkthrough:server block does not run npm start');
   const serverEnv: Record<string, string> = {};
