@@ -158,7 +158,7 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
   const app = await startServer('app (fan-out)', ROOT, path.join(buildDir, 'src', 'main.js'), {
     ...APP_ENV,
     ...dbEnv,
-    PROCESS_ROLES: 'api,worker',
+    PROCESS_ROLES: 'migrate,api,worker',
     MONITORING_INTERVAL_SECONDS: '5',
   }, '/api/v1/health');
   const streams: http.ClientRequest[] = [];
@@ -254,7 +254,7 @@ export async function benchWebhooks(buildDir: string, pgUrl: string): Promise<We
   let app: Server | undefined;
   let worker: ChildProcess | undefined;
   try {
-    app = await startServer('app (api only)', ROOT, path.join(buildDir, 'src', 'main.js'), { ...env, PROCESS_ROLES: 'api' }, '/api/v1/health');
+    app = await startServer('app (api only)', ROOT, path.join(buildDir, 'src', 'main.js'), { ...env, PROCESS_ROLES: 'migrate,api' }, '/api/v1/health');
     const base = app.url;
     const adminToken = (await expectStatus<{ accessToken: string }>('admin login', 200, call(base, 'POST', '/api/v1/auth/login', { body: ADMIN }))).accessToken;
     const { key } = await tenant(base, adminToken, randomBytes(3).toString('hex'), 1);

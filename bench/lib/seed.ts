@@ -16,7 +16,8 @@ const WRITER = { email: 'bench-writer@example.test', password: 'bench-writer-pas
 /** The app's environment in every benchmark: production mode, fixed secrets, the limits out of the way. */
 export const APP_ENV = {
   NODE_ENV: 'production',
-  PROCESS_ROLES: 'api',
+  // Production api processes do not migrate (docs/operations.md): the benchmarked process is given the migrate role too.
+  PROCESS_ROLES: 'migrate,api',
   LOG_LEVEL: 'warn',
   JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmnop',
   ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
