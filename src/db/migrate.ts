@@ -4,6 +4,7 @@ import monitoring from './migrations/003_monitoring.js';
 import integrations from './migrations/004_integrations.js';
 import integrationData from './migrations/005_integration_data.js';
 import integrationSyncOnce from './migrations/006_integration_sync_once.js';
+import routePlansJson from './migrations/007_route_plans_json.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -19,6 +20,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '004_integrations', sql: integrations },
   { id: '005_integration_data', sql: integrationData },
   { id: '006_integration_sync_once', sql: integrationSyncOnce },
+  { id: '007_route_plans_json', sql: routePlansJson },
 ];
 
 /**

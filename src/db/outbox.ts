@@ -38,14 +38,12 @@ export interface OutboxSink {
  */
 export async function emitEvent(tx: Tx, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
   const id = newId('event');
-  await tx.query('INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    tenantId,
-    id,
-    eventType,
-    JSON.stringify(payload),
-    now,
-  ]);
-  await tx.query(`NOTIFY ${OUTBOX_CHANNEL}`);
+  // One statement, one round trip: the row and its NOTIFY (pg_notify is NOTIFY as a function).
+  await tx.query(
+    `WITH e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING 1)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
+    [tenantId, id, eventType, JSON.stringify(payload), now],
+  );
   return id;
 }
 
@@ -54,10 +52,12 @@ export async function emitEvents(tx: Tx, events: { tenantId: string; eventType: 
   if (events.length === 0) return [];
   const ids = events.map(() => newId('event'));
   await tx.query(
-    `INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at)
-     SELECT e.tenant_id, e.id, e.event_type, e.payload::jsonb, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e (tenant_id, id, event_type, payload, n) ORDER BY e.n`,
+    `WITH ins AS (
+       INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at)
+       SELECT e.tenant_id, e.id, e.event_type, e.payload::jsonb, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e (tenant_id, id, event_type, payload, n) ORDER BY e.n
+       RETURNING 1)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM ins)`,
     [events.map((e) => e.tenantId), ids, events.map((e) => e.eventType), events.map((e) => JSON.stringify(e.payload)), now],
   );
-  await tx.query(`NOTIFY ${OUTBOX_CHANNEL}`);
   return ids;
 }

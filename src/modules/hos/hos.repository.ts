@@ -73,10 +73,16 @@ export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string,
   return rows.map(toEvent);
 }
 
+export type StoredHosSettings = { ruleSet?: RuleSetId } & RuleSetOptions;
+
 export async function tenantRuleSet(tx: Tx, tenantId: string): Promise<RuleSet> {
-  const { rows } = await tx.query<{ hos: { ruleSet?: RuleSetId } & RuleSetOptions }>('SELECT hos FROM tenant_settings WHERE tenant_id = $1', [tenantId]);
-  const hos = rows[0]?.hos ?? {};
-  const { ruleSet, ...options } = hos;
+  const { rows } = await tx.query<{ hos: StoredHosSettings }>('SELECT hos FROM tenant_settings WHERE tenant_id = $1', [tenantId]);
+  return ruleSetOf(rows[0]?.hos);
+}
+
+/** The rule set a tenant's stored HOS settings (`tenant_settings.hos`) name, with its options; the default when none. */
+export function ruleSetOf(hos: StoredHosSettings | null | undefined): RuleSet {
+  const { ruleSet, ...options } = hos ?? {};
   return { id: ruleSet ?? 'US_PROPERTY_70_8', options };
 }
 

@@ -13,12 +13,12 @@ import type { FuelOptions, PlanInput, PlanLeg, PlanResult, PlanStop, RestSite } 
 import { DomainError, invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
-import { findDriver } from '../drivers/drivers.repository.js';
+import { toDriver, type DriverRecord } from '../drivers/drivers.repository.js';
 import { driverHistory } from '../hos/hos.service.js';
-import { tenantRuleSet } from '../hos/hos.repository.js';
+import { ruleSetOf, type StoredHosSettings } from '../hos/hos.repository.js';
 import { distanceWarning } from './distance-warning.js';
 import type { FuelPriceAnswer, PlanningPorts } from './planning-ports.js';
-import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, restSitesOf, type LoadForPlan } from './routes.related.js';
+import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, REST_SITE_TYPES_SQL, toRestSite, type LoadForPlan, type RestSiteRow } from './routes.related.js';
 import { insertRoute, type NewRoute, type RouteRecord } from './routes.repository.js';
 import { MAX_OPTIMIZED_STOPS, PLAN_DEFAULTS } from './routes.schemas.js';
 import { resolveStops, type StopInput } from './stops.js';
@@ -48,21 +48,33 @@ type PlanOptions = NonNullable<PlanRequest['options']>;
 /**
  * Everything the plan needs from the database, read in one short transaction: the driver, vehicle and
  * load (each must exist and be free to assign), the driver's duty history (unless the request gives the
- * driver's state by hand), the tenant's HOS rules and its rest sites.
+ * driver's state by hand), the tenant's HOS rules and its rest sites, and whether the tenant has a fuel
+ * price integration to ask. The driver, the rules, the rest sites and the fuel integrations come in one
+ * statement (each statement is a round trip to the database, the largest cost of a plan request after
+ * the planner; bench/README.md).
  */
 export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRequest, departure: number) {
-  const driver = await assignableDriver(tx, tenantId, body.driverId);
+  const { rows } = await tx.query<{ driver: Record<string, unknown> | null; hos: StoredHosSettings | null; sites: RestSiteRow[]; fuel_integrations: boolean }>(
+    `SELECT (SELECT to_jsonb(d) FROM drivers d WHERE d.tenant_id = $1 AND d.id = $2) AS driver,
+            (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('name', name, 'type', type, 'latitude', latitude, 'longitude', longitude,
+                                                          'amenities', amenities, 'fuel_discount_per_gallon', fuel_discount_per_gallon)), '[]'::jsonb)
+               FROM locations WHERE tenant_id = $1 AND type IN ${REST_SITE_TYPES_SQL}) AS sites,
+            EXISTS (SELECT 1 FROM integrations WHERE tenant_id = $1 AND category = 'FUEL' AND status <> 'DISABLED') AS fuel_integrations`,
+    [tenantId, body.driverId],
+  );
+  const row = rows[0]!;
+  const driver = assignableDriver(row.driver ? toDriver(row.driver) : null);
   const vehicle = body.vehicleId ? await assignableVehicle(tx, tenantId, body.vehicleId) : null;
   const load = body.loadId ? await assignableLoad(tx, tenantId, body.loadId) : null;
   const history = body.driverState ? null : await driverHistory(tx, tenantId, driver.id, departure);
-  const rules = history?.rules ?? (await tenantRuleSet(tx, tenantId));
-  const sites: RestSite[] = await restSitesOf(tx, tenantId);
-  return { driver, vehicle, load, history, rules, sites };
+  const rules = history?.rules ?? ruleSetOf(row.hos);
+  const sites: RestSite[] = row.sites.map(toRestSite);
+  return { driver, vehicle, load, history, rules, sites, fuelIntegrations: row.fuel_integrations };
 }
 
 /** The driver to plan for: only an ACTIVE driver can be assigned to a route. */
-async function assignableDriver(tx: Tx, tenantId: string, id: string) {
-  const driver = await findDriver(tx, tenantId, id);
+function assignableDriver(driver: DriverRecord | null): DriverRecord {
   if (!driver) throw notFound('Driver');
   if (driver.status !== 'ACTIVE') throw invalidState(`Driver ${driver.firstName} ${driver.lastName} is ${driver.status}; only ACTIVE drivers can be assigned to a route`);
   return driver;
@@ -136,12 +148,14 @@ export async function fuelOptions(
   opts: PlanOptions,
   vehicle: { fuelTankGallons: number; mpg: number } | null,
   legs: PlanLeg[],
+  /** Whether the tenant has a fuel price integration (not DISABLED): without one there is no price source to ask. */
+  fuelIntegrations = true,
 ): Promise<{ options: FuelOptions; warnings: string[] }> {
   const tank = opts.fuelTankGallons ?? vehicle?.fuelTankGallons ?? PLAN_DEFAULTS.fuelTankGallons;
   const fuelStart = opts.startingFuelGallons ?? tank;
   if (fuelStart > tank) throw invalid('Validation failed', [{ field: 'body.options.startingFuelGallons', message: 'cannot exceed the tank size' }]);
   const enabled = opts.includeFuelStops ?? true;
-  const prices: FuelPriceAnswer = enabled ? await ports.fuelPrices.pricesAlong(tenantId, legs.flatMap((l) => l.geometry)) : { prices: [] };
+  const prices: FuelPriceAnswer = enabled && fuelIntegrations ? await ports.fuelPrices.pricesAlong(tenantId, legs.flatMap((l) => l.geometry)) : { prices: [] };
   return {
     options: {
       enabled,

@@ -63,14 +63,14 @@ export async function changeLoadStatus(tx: Tx, tenantId: string, loadId: string,
   );
 }
 
-/** The tenant's own places where a truck can rest or fuel. */
-export async function restSitesOf(tx: Tx, tenantId: string): Promise<RestSite[]> {
-  const { rows } = await tx.query<{ name: string; type: RestSite['type']; latitude: number; longitude: number; amenities: Record<string, boolean>; fuel_discount_per_gallon: number | null }>(
-    `SELECT name, type, latitude, longitude, amenities, fuel_discount_per_gallon FROM locations
-      WHERE tenant_id = $1 AND type IN ('TRUCK_STOP', 'REST_AREA', 'FUEL_STATION', 'YARD')`,
-    [tenantId],
-  );
-  return rows.map((r) => ({
+/** The locations that are rest sites: a truck can rest or fuel there. */
+export const REST_SITE_TYPES_SQL = "('TRUCK_STOP', 'REST_AREA', 'FUEL_STATION', 'YARD')";
+
+/** A location row as a rest site (its columns, or the same fields read back from JSON). */
+export type RestSiteRow = { name: string; type: RestSite['type']; latitude: number | string; longitude: number | string; amenities: Record<string, boolean> | null; fuel_discount_per_gallon: number | string | null };
+
+export function toRestSite(r: RestSiteRow): RestSite {
+  return {
     name: r.name,
     type: r.type,
     latitude: Number(r.latitude),
@@ -78,7 +78,7 @@ export async function restSitesOf(tx: Tx, tenantId: string): Promise<RestSite[]>
     diesel: r.amenities?.diesel ?? (r.type === 'FUEL_STATION' || r.type === 'TRUCK_STOP'),
     parking: r.amenities?.parking ?? r.type !== 'FUEL_STATION',
     fuelDiscountPerGallon: r.fuel_discount_per_gallon === null ? null : Number(r.fuel_discount_per_gallon),
-  }));
+  };
 }
 
 export type PositionRecord = ReturnType<typeof toPosition>;

@@ -47,7 +47,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
       const context = await db.tenant(ctx.tenantId, (tx) => readPlanningContext(tx, ctx.tenantId, body, departure));
       const stops = orderedStops(body.stops, context.load, opts, ports, departure);
       const road = await roadLegs(deps, ports, stops, opts.distanceMethod ?? deps.config.distanceMethod);
-      const fuel = await fuelOptions(ports, ctx.tenantId, opts, context.vehicle, road.legs);
+      const fuel = await fuelOptions(ports, ctx.tenantId, opts, context.vehicle, road.legs, context.fuelIntegrations);
       const plan = planOrExplain({
         departureTime: departure,
         stops,

@@ -56,7 +56,7 @@ export function etaData(shipment: VisibilityShipment, stopCount: number, now: Da
 
 async function activeRoutes(tx: Tx, tenantId: string): Promise<{ byReference: Map<string, ActiveRoute>; byExternalId: Map<string, ActiveRoute> }> {
   const { rows } = await tx.query<{ id: string; stop_count: number | string; reference_number: string; external_id: string | null }>(
-    `SELECT r.id, jsonb_array_length(r.stops) AS stop_count, l.reference_number, l.external_id
+    `SELECT r.id, json_array_length(r.stops) AS stop_count, l.reference_number, l.external_id
        FROM route_plans r JOIN loads l ON l.tenant_id = r.tenant_id AND l.id = r.load_id
       WHERE r.tenant_id = $1 AND r.status = 'ACTIVE'
       ORDER BY r.activated_at DESC NULLS LAST, r.id`,
