@@ -221,6 +221,8 @@ async function main(): Promise<number> {
     f.recoveredAt = Date.now();
   }
   await at(1);
+  // Every fault restarts what it stops: a service process not running now died by itself.
+  const died = processes.filter((p) => !p.child.running).map((p) => p.name);
   // CPU over the traffic (a process restarted meanwhile counts from its restart).
   const cpu = processes.map((p) => {
     const start = cpuAtStart.get(p.name)!;
@@ -337,7 +339,10 @@ async function main(): Promise<number> {
     ...faults.map((f) => ({ name: `monitoring lag < ${2 * INTERVAL_S} s after: ${f.name}`, value: f.lagRecoveredAfter === undefined ? 'never' : `${f.lagRecoveredAfter.toFixed(1)} s`, ok: f.lagRecoveredAfter !== undefined && f.lagRecoveredAfter <= 60 })),
     ...memoryRows.map((m) => ({ name: `memory of ${m.name} (MiB): after warm-up → end, max`, value: `${m.first.toFixed(0)} → ${m.last.toFixed(0)}, ${m.max.toFixed(0)}`, ok: m.last - m.first < 60 })),
     ...cpu.map((c) => ({ name: `CPU of ${c.name} during the traffic (% of one core)`, value: c.percentOfCore.toFixed(1), ok: true })),
+    { name: 'service processes that exited on their own', value: died.length === 0 ? '0' : died.join(', '), ok: died.length === 0 },
   ];
+  // What a process that died printed last, to say why.
+  for (const p of processes.filter((x) => !x.child.running)) console.error(`\n--- the last output of ${p.name} (exited on its own) ---\n${p.child.output().slice(-4_000)}`);
   const counts = {
     seconds: SECONDS,
     tenants: TENANTS,

@@ -303,6 +303,11 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor a checked-out client's: when its socket dies (PostgreSQL restarted, the connection reset) pg fails
+  // its queries, which the transaction sees (rollback, the client released as broken), and also emits
+  // 'error' on the client, which with no listener throws and ends the process (the soak caught a worker
+  // dying so at a PostgreSQL restart).
+  pool.on('connect', (client) => void client.on('error', () => undefined));
   if (opts.schema) {
     const c = await pool.connect();
     try {
