@@ -16,4 +16,4 @@
  *
  * package.json's scripts and the Dockerfile spell them out; test/e2e/deploy-config.test.ts keeps them equal.
  */
-export const NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100', '--no-liftoff'];
+export const NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100', '--max-semi-space-size=8', '--no-liftoff'];

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { freshCluster, openDatabase } from './db/client.js';
 import { migrate, migrationStatus } from './db/migrate.js';
 import type { Database } from './db/types.js';
-import { offlineGeocoder } from './infra/geocoding/index.js';
+import { preloadGazetteer } from './infra/geocoding/index.js';
 import type { Mailer } from './infra/mailer.js';
 
 /** The configuration from the environment, or the process ends with one line per bad variable. */
@@ -54,11 +54,11 @@ export async function startService(config: Config, opts: { onShutdown?: () => Pr
   const log = pino({ level: config.logLevel });
   const roles = config.processRoles;
   const serving = roles.includes('api') || roles.includes('worker');
-  // An in-memory database starts from a cluster made by a child process (db/client.ts, ~2 s): start
-  // it first, so that it works while this process loads the offline gazetteer (~0.5 s), which is
-  // loaded now rather than in the first planning request.
+  // An in-memory database starts from a cluster made by a child process (db/client.ts, ~2 s), and an
+  // api process loads the offline gazetteer in a worker thread (~0.5 s; infra/geocoding/gazetteer.ts)
+  // rather than in the first planning request: both start first and work while the database opens.
   if (config.databaseUrl === 'memory://') freshCluster().catch(() => undefined);
-  if (roles.includes('api')) offlineGeocoder().geocode('Dallas, TX');
+  const gazetteer = roles.includes('api') ? preloadGazetteer() : undefined;
   const db = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata'), schema: config.databaseSchema });
   try {
     if (roles.includes('migrate') || !config.isProduction) {
@@ -76,6 +76,7 @@ export async function startService(config: Config, opts: { onShutdown?: () => Pr
     throw err;
   }
 
+  await gazetteer;
   const app = await buildApp({ config, db, mailer: opts.mailer, migrations: 'verify' });
   // A worker listens too, for its health checks and metrics only (app.ts).
   await app.listen({ port: config.port, host: config.host });

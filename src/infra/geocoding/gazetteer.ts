@@ -8,12 +8,14 @@
  *
  * Neither package is require()d: both would build their whole dataset into module-level objects (~55 MB
  * of heap together) for the life of the process. Their data files are read directly (readCities,
- * readZipcodesTable), only the North American part is kept, and the USPS part in typed arrays
+ * zipcodesEntries), only the North American part is kept, and the USPS part in typed arrays
  * (ZipTable, ZipCityTable): about 13 MB of heap in all after a GC.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isInNorthAmerica, type LatLng, PointIndex } from '../../domain/geo/index.js';
 import { boundedEditDistance } from './edit-distance.js';
 import { placeKey } from './normalize.js';
@@ -40,6 +42,8 @@ export interface GazetteerStats {
   cpuMs: number;
   /** Heap growth during the load, garbage not yet collected included (about 13 MB stays after a GC). */
   heapGrowthBytes: number;
+  /** Where the tables were built: a child process (preloadGazetteer) or this one. */
+  builtIn: 'child process' | 'this process';
   zipCodes: number;
   places: number;
 }
@@ -67,7 +71,7 @@ interface PbfCity {
 }
 
 /** zipcodes' record. */
-interface ZipcodesEntry {
+export interface ZipcodesEntry {
   zip: string;
   latitude: number;
   longitude: number;
@@ -93,6 +97,55 @@ export class Gazetteer {
     private readonly zips: ZipTable,
     readonly stats: GazetteerStats,
   ) {}
+
+  /** The gazetteer as plain data (strings and typed arrays) that another thread can rebuild it from: fromData. */
+  toData(): GazetteerData {
+    const regionKeys: string[] = [];
+    const regionIndex = new Map<string, number>();
+    const placeRegions = new Uint16Array(this.places.length);
+    const placeIndex = new Map<Place, number>();
+    this.places.forEach((p, i) => {
+      const key = `${p.country}|${p.region}`;
+      let r = regionIndex.get(key);
+      if (r === undefined) regionIndex.set(key, (r = regionKeys.push(key) - 1));
+      placeRegions[i] = r;
+      placeIndex.set(p, i);
+    });
+    const byRegionKey = [...this.placesByRegionKey];
+    return {
+      places: {
+        names: this.places.map((p) => p.name),
+        latitudes: Float64Array.from(this.places, (p) => p.latitude),
+        longitudes: Float64Array.from(this.places, (p) => p.longitude),
+        populations: Float64Array.from(this.places, (p) => p.population),
+        regions: placeRegions,
+        regionKeys,
+      },
+      byRegionKey: { keys: byRegionKey.map(([k]) => k), places: Int32Array.from(byRegionKey, ([, p]) => placeIndex.get(p)!) },
+      zipCities: this.zipCities.toData(),
+      zips: this.zips.toData(),
+      zipNames: this.zips.nameList,
+      stats: this.stats,
+    };
+  }
+
+  /** The gazetteer toData gave, equal to it in every lookup (the same places in the same order). */
+  static fromData(d: GazetteerData): Gazetteer {
+    const { names, latitudes, longitudes, populations, regions, regionKeys } = d.places;
+    // Typed arrays that arrive in a message are views into the whole message's buffer: each table gets
+    // a copy of its own so that the message (~4 MB, mostly strings already copied out) can be freed.
+    const own = <T extends { slice(): T }>(a: T): T => a.slice();
+    const regionParts = regionKeys.map((k) => k.split('|') as [Country, string]);
+    const places: Place[] = names.map((name, i) => {
+      const [country, region] = regionParts[regions[i]!]!;
+      return { name, latitude: latitudes[i]!, longitude: longitudes[i]!, country, region, population: populations[i]! };
+    });
+    const byRegionKey = new Map<string, Place>();
+    d.byRegionKey.keys.forEach((k, i) => byRegionKey.set(k, places[d.byRegionKey.places[i]!]!));
+    const zipCities = { ...d.zipCities, latitudes: own(d.zipCities.latitudes), longitudes: own(d.zipCities.longitudes), nameIds: own(d.zipCities.nameIds), regionIds: own(d.zipCities.regionIds) };
+    const zips = { codes: own(d.zips.codes), latitudes: own(d.zips.latitudes), longitudes: own(d.zips.longitudes), nameIds: own(d.zips.nameIds), regionIds: own(d.zips.regionIds) };
+    return new Gazetteer(places, byRegionKey, ZipCityTable.fromData(zipCities, d.zipNames), ZipTable.fromData(zips, d.zipNames), d.stats);
+  }
 
   zip(code: string): ZipPlace | undefined {
     return this.zips.get(code);
@@ -182,6 +235,19 @@ class ZipTable {
     return this.codes.length;
   }
 
+  toData(): ZipTableData {
+    return { codes: this.codes, latitudes: this.latitudes, longitudes: this.longitudes, nameIds: this.nameIds, regionIds: this.regionIds };
+  }
+
+  /** The names list, shared with the ZIP-city table (readZipCodes builds one for both). */
+  get nameList(): readonly string[] {
+    return this.names;
+  }
+
+  static fromData(d: ZipTableData, names: readonly string[]): ZipTable {
+    return new ZipTable(d.codes, d.latitudes, d.longitudes, d.nameIds, d.regionIds, names);
+  }
+
   get(zip: string): ZipPlace | undefined {
     if (!/^\d{5}$/.test(zip)) return undefined;
     const code = Number(zip);
@@ -221,6 +287,17 @@ class ZipCityTable {
     return this.rows.keys();
   }
 
+  toData(): ZipCityTableData {
+    return { keys: [...this.rows.keys()], latitudes: this.latitudes, longitudes: this.longitudes, nameIds: this.nameIds, regionIds: this.regionIds };
+  }
+
+  static fromData(d: ZipCityTableData, names: readonly string[]): ZipCityTable {
+    // Row numbers are the keys' positions (readZipCodes numbers them in insertion order).
+    const rows = new Map<string, number>();
+    d.keys.forEach((k, i) => rows.set(k, i));
+    return new ZipCityTable(rows, d.latitudes, d.longitudes, d.nameIds, d.regionIds, names);
+  }
+
   get(key: string): Place | undefined {
     const row = this.rows.get(key);
     if (row === undefined) return undefined;
@@ -238,15 +315,88 @@ class ZipCityTable {
 /** Most populous first; equal (or unknown, 0) populations by name. */
 const byPopulation = (a: Place, b: Place): number => b.population - a.population || a.name.localeCompare(b.name);
 
+interface ZipTableData {
+  codes: Int32Array;
+  latitudes: Float64Array;
+  longitudes: Float64Array;
+  nameIds: Int32Array;
+  regionIds: Uint8Array;
+}
+
+interface ZipCityTableData extends Omit<ZipTableData, 'codes'> {
+  keys: string[];
+}
+
+/** A gazetteer as strings and typed arrays: what the loading thread sends (Gazetteer.toData). */
+export interface GazetteerData {
+  places: { names: string[]; latitudes: Float64Array; longitudes: Float64Array; populations: Float64Array; regions: Uint16Array; regionKeys: string[] };
+  byRegionKey: { keys: string[]; places: Int32Array };
+  zipCities: ZipCityTableData;
+  zips: ZipTableData;
+  /** The USPS display names both ZIP tables refer to by number. */
+  zipNames: readonly string[];
+  stats: GazetteerStats;
+}
+
 let loaded: Gazetteer | undefined;
 
-/** The process-wide gazetteer, loaded on first call (~0.5 s, synchronous): call it at start-up to pay that early. */
+/**
+ * The process-wide gazetteer, loaded on first call (~0.5 s, synchronous) unless preloadGazetteer has
+ * loaded it already.
+ */
 export function loadGazetteer(): Gazetteer {
   loaded ??= buildGazetteer();
   return loaded;
 }
 
-function buildGazetteer(): Gazetteer {
+/** Set in the environment of the process preloadGazetteer starts (this module is its program). */
+const LOADER_PROCESS = 'FLEET_HOS_GAZETTEER_LOADER';
+
+/**
+ * Loads the process-wide gazetteer in a short-lived child process, for processes that serve (start-up
+ * calls it, beside the database's start). Decoding the two packages' data allocates ~250 MB of
+ * short-lived objects for 13 MB of tables; in the serving process that churn promoted tens of MB of
+ * garbage into the old generation and left it ~40 MiB larger for its whole life, and in a worker thread
+ * the worker's heap and malloc arena stayed mostly resident after it ended (bench/README.md). The child
+ * sends the tables as strings and typed arrays and exits; this process rebuilds them
+ * (Gazetteer.fromData: the same places in the same order). Where the child cannot run this module (a
+ * test runner that compiles TypeScript in process), the gazetteer is built here, as loadGazetteer does.
+ */
+export function preloadGazetteer(): Promise<Gazetteer> {
+  if (loaded !== undefined) return Promise.resolve(loaded);
+  return new Promise((resolve) => {
+    let settled = false;
+    const inProcess = () => {
+      if (settled) return;
+      settled = true;
+      resolve(loadGazetteer());
+    };
+    let child: ChildProcess;
+    try {
+      // The V8 settings and loaders (tsx) carry over; a debugger or profiler attached to this process does not.
+      const execArgv = process.execArgv.filter((a) => !/^--(inspect|debug|cpu-prof|heap-prof|prof|heapsnapshot)/.test(a));
+      child = spawn(process.execPath, [...execArgv, fileURLToPath(import.meta.url)], {
+        env: { ...process.env, [LOADER_PROCESS]: '1' },
+        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        serialization: 'advanced',
+      });
+    } catch {
+      inProcess();
+      return;
+    }
+    child.once('message', (data: GazetteerData) => {
+      if (settled) return;
+      settled = true;
+      const gazetteer = (loaded ??= Gazetteer.fromData(data));
+      resolve(gazetteer);
+    });
+    child.once('error', inProcess);
+    child.once('exit', inProcess);
+  });
+}
+
+/** Builds a gazetteer from the packages' data in this process (loadGazetteer's work; exported for tests). */
+export function buildGazetteer(): Gazetteer {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -268,6 +418,7 @@ function buildGazetteer(): Gazetteer {
     heapGrowthBytes: Math.max(0, process.memoryUsage().heapUsed - heapBefore),
     zipCodes: zips.size,
     places: places.length,
+    builtIn: process.env[LOADER_PROCESS] === '1' ? 'child process' : 'this process',
   };
   return new Gazetteer(places, placesByRegionKey, zipCities, zips, stats);
 }
@@ -329,28 +480,85 @@ function readCities(require: NodeJS.Require): Array<{ place: Place; key: string 
 }
 
 /**
- * zipcodes' US table. Its lib/codes.js is one 5 MB object literal (`exports.codes = {…};`) that
- * require() would compile as JavaScript: that parse alone leaves ~50 MB resident (parser memory and
- * the compiled literal) for a table read once. The literal is plain JSON, so it is parsed as JSON;
- * require() remains the fallback should the file ever take another shape. The US entries come out
- * in the same order either way (the package's index merges the US table first, Canada's after).
+ * zipcodes' US table, entry by entry. Its lib/codes.js is one 5 MB object literal (`exports.codes = {…};`)
+ * that require() would compile as JavaScript (that parse alone leaves ~50 MB resident), and even parsed as
+ * JSON it becomes 42,555 objects and a 42,555-key dictionary (~29 MB of heap) kept alive until the tables
+ * are built. Each entry is one fixed-shape run of text, `"01001":{"zip":"01001","latitude":…,
+ * "longitude":…,"city":"…","state":"…","country":"US"}`, so it is read with one regular expression
+ * straight from the text, in the order `Object.values` of the parsed literal gives (array-index keys
+ * ascending, then the others — the ZIPs with a leading zero — in the file's order). When the file is not
+ * all in that shape (another version of the package), it is parsed as JSON, and require() is the last resort.
  */
-function readZipcodesTable(require: NodeJS.Require): Record<string, ZipcodesEntry> {
+export function* zipcodesEntries(require: NodeJS.Require): Generator<ZipcodesEntry> {
+  let text: string | undefined;
   try {
-    const text = readFileSync(join(dirname(require.resolve('zipcodes')), 'codes.js'), 'utf8');
-    const literal = /^exports\.codes = (\{.*\});?$/m.exec(text)?.[1];
-    if (literal !== undefined) return JSON.parse(literal) as Record<string, ZipcodesEntry>;
+    text = readFileSync(join(dirname(require.resolve('zipcodes')), 'codes.js'), 'utf8');
   } catch {
-    // fall through to the package's own loader
+    // read by the package's own loader below
+  }
+  if (text !== undefined) {
+    const scanned = scanZipcodes(text);
+    if (scanned !== undefined) {
+      yield* scanned;
+      return;
+    }
+    const literal = /^exports\.codes = (\{.*\});?$/m.exec(text)?.[1];
+    text = undefined;
+    if (literal !== undefined) {
+      yield* Object.values(JSON.parse(literal) as Record<string, ZipcodesEntry>);
+      return;
+    }
   }
   const pkg = require('zipcodes') as { codes?: Record<string, ZipcodesEntry> };
   evict(require, 'zipcodes');
   if (pkg.codes === undefined || typeof pkg.codes !== 'object') throw new Error('zipcodes: expected a codes table');
-  return pkg.codes;
+  yield* Object.values(pkg.codes);
+}
+
+/** One entry of codes.js as the package writes it (the key is the entry's ZIP). */
+const ZIPCODES_ENTRY =
+  /"(\d{5})":\{"zip":"(\d{5})","latitude":(-?\d+(?:\.\d+)?),"longitude":(-?\d+(?:\.\d+)?),"city":"([^"\\]*)","state":"([A-Z]{2})","country":"([A-Z]{2})"\}[,}]/y;
+
+/**
+ * The entries of codes.js read from its text, in `Object.values` order; undefined when any part of the
+ * literal is not an entry of the expected shape (or a key repeats), so that the caller parses it instead.
+ */
+export function scanZipcodes(text: string): Iterable<ZipcodesEntry> | undefined {
+  const open = 'exports.codes = {';
+  if (!text.startsWith(open)) return undefined;
+  // Where each entry starts: array-index keys (no leading zero) by value, the others in the file's order.
+  const indexKeys: number[] = [];
+  const indexAt = new Map<number, number>();
+  const otherAt: number[] = [];
+  let at = open.length;
+  ZIPCODES_ENTRY.lastIndex = at;
+  for (let m = ZIPCODES_ENTRY.exec(text); m !== null; m = ZIPCODES_ENTRY.exec(text)) {
+    if (m[1] !== m[2]) return undefined;
+    if (m[1]!.startsWith('0')) otherAt.push(at);
+    else {
+      const code = Number(m[1]);
+      if (indexAt.has(code)) return undefined;
+      indexAt.set(code, at);
+      indexKeys.push(code);
+    }
+    at = ZIPCODES_ENTRY.lastIndex;
+    if (text[at - 1] === '}') break;
+  }
+  // The literal's line must end right after its last entry (the file's other exports follow on lines of their own).
+  if (!/^;?(?:\r?\n|$)/.test(text.slice(at, at + 3)) || indexKeys.length + otherAt.length === 0) return undefined;
+  if (new Set(otherAt.map((p) => text.slice(p + 1, p + 6))).size !== otherAt.length) return undefined;
+  indexKeys.sort((a, b) => a - b);
+  const starts = [...indexKeys.map((k) => indexAt.get(k)!), ...otherAt];
+  return (function* () {
+    for (const start of starts) {
+      ZIPCODES_ENTRY.lastIndex = start;
+      const m = ZIPCODES_ENTRY.exec(text)!;
+      yield { zip: m[2]!, latitude: Number(m[3]), longitude: Number(m[4]), city: m[5]!, state: m[6]!, country: m[7]! };
+    }
+  })();
 }
 
 function readZipCodes(require: NodeJS.Require): { zips: ZipTable; zipCities: ZipCityTable } {
-  const codes = readZipcodesTable(require);
   const names: string[] = [];
   const nameIds = new Map<string, number>();
   const nameId = (name: string): number => {
@@ -365,7 +573,7 @@ function readZipCodes(require: NodeJS.Require): { zips: ZipTable; zipCities: Zip
 
   const zips: Array<{ code: number; latitude: number; longitude: number; name: number; region: number }> = [];
   const sums = new Map<string, { name: number; region: number; latitude: number; longitude: number; count: number }>();
-  for (const entry of Object.values(codes)) {
+  for (const entry of zipcodesEntries(require)) {
     // Canadian FSAs share the table; APO/FPO military codes have no location (0, 0).
     if (entry.country !== 'US' || !/^\d{5}$/.test(entry.zip) || !US_REGION_CODES.has(entry.state)) continue;
     const point = { latitude: entry.latitude, longitude: entry.longitude };
@@ -420,4 +628,9 @@ function titleCase(name: string): string {
 function evict(require: NodeJS.Require, name: string): void {
   const dir = require.resolve(name).replace(/[^/\\]+$/, '');
   for (const file of Object.keys(require.cache)) if (file.startsWith(dir)) delete require.cache[file];
+}
+
+// The loader process's program: build, send, end.
+if (process.env[LOADER_PROCESS] === '1' && process.send !== undefined && process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.send(buildGazetteer().toData(), () => process.exit(0));
 }
