@@ -1,19 +1,29 @@
 /**
  * The V8 settings the service's processes run with. They are given on the `node` command line (the
  * `start` and `demo` scripts, the container's command, the benchmark's servers), since Node does not
- * support changing V8 flags once the process runs, and NODE_OPTIONS does not accept these two.
+ * support changing V8 flags once the process runs, and NODE_OPTIONS does not accept the first two.
  *
- * --no-liftoff: the embedded PGlite is PostgreSQL compiled to WebAssembly. V8 compiles each WASM function
- *   on first call with its baseline compiler (Liftoff), then recompiles the hot ones with its optimizing
- *   compiler (TurboFan) on background threads; each of those threads keeps its own malloc arena, and the
- *   compiler memory freed there stays resident: about 100 MB for PostgreSQL's code. Compiling with
- *   TurboFan straight away avoids that; it costs about a second more at start-up. Servers on PostgreSQL
- *   run no WASM: the flag changes nothing for them.
+ * --liftoff-only: the embedded PGlite is PostgreSQL compiled to WebAssembly. By default V8 compiles each
+ *   WASM function on first call with its baseline compiler (Liftoff), then recompiles the hot ones with its
+ *   optimizing compiler (TurboFan) on background threads. On Node 24 TurboFan's work on PostgreSQL's
+ *   largest functions peaks the process at 750-900 MiB during start-up and leaves 100+ MiB of freed
+ *   compiler memory in malloc arenas (RSS after start 401 MiB by default, 305 with --no-liftoff, which
+ *   compiles everything with TurboFan and still peaks at 747 MiB). Liftoff alone: peak and RSS after start
+ *   293 / 287 MiB, growth over a 20-s load 39 MiB instead of 74, for 25-30 % more CPU per statement on
+ *   PGlite (driver list ~990 vs ~800 µs, plan ~2,800 vs ~2,230 µs; bench/README.md). A process that can
+ *   be killed at start-up by a 512 MB memory limit is the worse defect. Servers on PostgreSQL run no WASM:
+ *   the flag changes nothing for them.
  * --heap-growing-percent=100: under load V8 lets the old generation grow to up to four times what a full
  *   GC left alive before it collects again: about 120 MB more resident during a sustained load on this
  *   service, returned only ~30 s after the load stops. A factor of 2 (what V8 itself uses when memory is
  *   constrained) keeps that under ~40 MB, for no measurable CPU per request (bench/memory.ts).
+ * --max-semi-space-size=8: the young generation's two halves, in MB. Node 24 sizes their maximum from the
+ *   machine's memory (64 MB each on a 24 GB machine): start-up's allocation bursts (schema compilation)
+ *   grew the young generation to 128 MB, and an idle process never shrinks it again. 8 MB each: the app's
+ *   RSS after start on PostgreSQL 247 -> 172 MiB and growth over a 20-s load 74 -> 36 MiB, CPU per request
+ *   within the runs' noise (plan 547-551 vs 571-622 µs, driver list 116-126 vs 117-152 µs; bench/README.md).
+ *   NODE_OPTIONS accepts this one too; it is on the command line with the others so that they are in one place.
  *
  * package.json's scripts and the Dockerfile spell them out; test/e2e/deploy-config.test.ts keeps them equal.
  */
-export const NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100', '--max-semi-space-size=8', '--no-liftoff'];
+export const NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100', '--max-semi-space-size=8', '--liftoff-only'];
