@@ -47,6 +47,29 @@ export async function emitEvent(tx: Tx, tenantId: string, eventType: string, pay
   return id;
 }
 
+/** A statement and its parameters, for a caller that adds to it (runWithEvent). */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Runs a data-modifying statement (an INSERT or UPDATE without RETURNING) and writes its event, with the
+ * NOTIFY, in the same statement: one round trip instead of two (data-modifying WITH clauses always run,
+ * in one snapshot; neither can see the other's row, and neither needs to).
+ */
+export async function runWithEvent(tx: Tx, statement: Statement, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
+  const id = newId('event');
+  const n = statement.params.length;
+  await tx.query(
+    `WITH main AS (${statement.sql}),
+          e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}) RETURNING 1)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
+    [...statement.params, tenantId, id, eventType, JSON.stringify(payload), now],
+  );
+  return id;
+}
+
 /** Several events in one statement (a monitoring pass's new alerts), with one NOTIFY. */
 export async function emitEvents(tx: Tx, events: { tenantId: string; eventType: string; payload: Record<string, unknown> }[], now: Date): Promise<string[]> {
   if (events.length === 0) return [];

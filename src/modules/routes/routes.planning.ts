@@ -5,7 +5,7 @@
 import { type DistanceMethod, DistanceProviderError } from '../../adapters/maps/index.js';
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
-import { emitEvent } from '../../db/outbox.js';
+import { runWithEvent } from '../../db/outbox.js';
 import { isHosError } from '../../domain/hos/index.js';
 import { PlanningError, planRoute } from '../../domain/planning/planner.js';
 import { optimizeStopOrder } from '../../domain/planning/stop-order.js';
@@ -19,7 +19,7 @@ import { ruleSetOf, type StoredHosSettings } from '../hos/hos.repository.js';
 import { distanceWarning } from './distance-warning.js';
 import type { FuelPriceAnswer, PlanningPorts } from './planning-ports.js';
 import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, REST_SITE_TYPES_SQL, toRestSite, type LoadForPlan, type RestSiteRow } from './routes.related.js';
-import { insertRoute, type NewRoute, type RouteRecord } from './routes.repository.js';
+import { routeInsert, type NewRoute, type RouteRecord } from './routes.repository.js';
 import { MAX_OPTIMIZED_STOPS, PLAN_DEFAULTS } from './routes.schemas.js';
 import { resolveStops, type StopInput } from './stops.js';
 
@@ -71,6 +71,17 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
   const rules = history?.rules ?? ruleSetOf(row.hos);
   const sites: RestSite[] = row.sites.map(toRestSite);
   return { driver, vehicle, load, history, rules, sites, fuelIntegrations: row.fuel_integrations };
+}
+
+/** What readPlanningContext reads. */
+export type PlanningContext = Awaited<ReturnType<typeof readPlanningContext>>;
+
+/** Distance methods computed in this process (no request to another service). */
+export const IN_PROCESS_DISTANCE_METHODS: ReadonlySet<DistanceMethod> = new Set<DistanceMethod>(['haversine', 'haversine_road']);
+
+/** Whether the plan asks a fuel vendor for prices (fuelOptions): fuel stops on and a fuel integration to ask. */
+export function asksFuelVendor(opts: PlanOptions, fuelIntegrations: boolean): boolean {
+  return (opts.includeFuelStops ?? true) && fuelIntegrations;
 }
 
 /** The driver to plan for: only an ACTIVE driver can be assigned to a route. */
@@ -155,7 +166,7 @@ export async function fuelOptions(
   const fuelStart = opts.startingFuelGallons ?? tank;
   if (fuelStart > tank) throw invalid('Validation failed', [{ field: 'body.options.startingFuelGallons', message: 'cannot exceed the tank size' }]);
   const enabled = opts.includeFuelStops ?? true;
-  const prices: FuelPriceAnswer = enabled && fuelIntegrations ? await ports.fuelPrices.pricesAlong(tenantId, legs.flatMap((l) => l.geometry)) : { prices: [] };
+  const prices: FuelPriceAnswer = asksFuelVendor(opts, fuelIntegrations) ? await ports.fuelPrices.pricesAlong(tenantId, legs.flatMap((l) => l.geometry)) : { prices: [] };
   return {
     options: {
       enabled,
@@ -187,8 +198,9 @@ export function planOrExplain(input: PlanInput): PlanResult {
 
 /** Stores the plan as a PLANNED route with its `route.planned` event, and marks its load ASSIGNED. */
 export async function saveRoute(tx: Tx, ctx: TenantContext, route: Omit<NewRoute, 'id' | 'createdBy'>, now: Date): Promise<RouteRecord> {
-  const saved = await insertRoute(tx, ctx.tenantId, { id: newId('route'), ...route, createdBy: ctx.userId }, now);
-  await emitEvent(tx, ctx.tenantId, 'route.planned', { planId: saved.id, driverId: saved.driverId, vehicleId: saved.vehicleId, loadId: saved.loadId, departureTime: saved.departureTime, arrivalTime: saved.arrivalTime, summary: saved.summary }, now);
+  const { statement, record: saved } = routeInsert(ctx.tenantId, { id: newId('route'), ...route, createdBy: ctx.userId }, now);
+  // The route and its event in one statement (one round trip; bench/README.md).
+  await runWithEvent(tx, statement, ctx.tenantId, 'route.planned', { planId: saved.id, driverId: saved.driverId, vehicleId: saved.vehicleId, loadId: saved.loadId, departureTime: saved.departureTime, arrivalTime: saved.arrivalTime, summary: saved.summary }, now);
   if (saved.loadId) await changeLoadStatus(tx, ctx.tenantId, saved.loadId, ['PENDING'], 'ASSIGNED', ctx.userId, now);
   return saved;
 }

@@ -1,5 +1,6 @@
 import { selectPage } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
+import type { Statement } from '../../db/outbox.js';
 import { iso, isoOrNull } from '../../lib/rows.js';
 import type { PlanResult } from '../../domain/planning/types.js';
 import { toPosition, type PositionRecord } from './routes.related.js';
@@ -66,13 +67,17 @@ export interface NewRoute {
   createdBy: string;
 }
 
-export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Date): Promise<RouteRecord> {
+/**
+ * The INSERT of a new PLANNED route, and the record it writes; the caller runs it (saveRoute: with its
+ * event, in one statement).
+ */
+export function routeInsert(tenantId: string, r: NewRoute, now: Date): { statement: Statement; record: RouteRecord } {
   const summary = { ...r.plan.summary, distanceMethod: r.distanceMethod };
-  await tx.query(
-    `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
+  const statement: Statement = {
+    sql: `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
                               request, summary, stops, segments, created_by, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, 'PLANNED', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-    [
+    params: [
       tenantId,
       r.id,
       r.driverId,
@@ -88,10 +93,10 @@ export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Da
       r.createdBy,
       now,
     ],
-  );
+  };
   // The record is what was just written: built from the plan in hand rather than read back (RETURNING *
   // would send the plan's JSON, ~12 KB, back over the wire to be parsed again). GET returns the same.
-  return {
+  const record: RouteRecord = {
     id: r.id,
     status: 'PLANNED',
     driverId: r.driverId,
@@ -111,6 +116,7 @@ export async function insertRoute(tx: Tx, tenantId: string, r: NewRoute, now: Da
     cancelledAt: null,
     cancelReason: null,
   };
+  return { statement, record };
 }
 
 export async function findRoute(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<RouteRecord | null> {

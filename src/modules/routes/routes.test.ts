@@ -2,7 +2,8 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { FakeClock } from '../../../test/helpers/clock.js';
-import { DB_KINDS } from '../../../test/helpers/db.js';
+import { DB_KINDS, openTestDatabase } from '../../../test/helpers/db.js';
+import type { Tx } from '../../db/types.js';
 import { createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
 import { startOsrmSandbox, type OsrmSandbox } from '../../adapters/maps/osrm/osrm.sandbox.js';
 import { haversineMiles } from '../../domain/geo/index.js';
@@ -535,13 +536,26 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     // The sandbox has no road to Amarillo's surroundings west of -103° (a stand-in for a closed road network).
     const sandbox: OsrmSandbox = await startOsrmSandbox({ noRoute: (points) => points.some((p) => p.longitude < -103) });
     const osrmClock = new FakeClock(START);
-    const o = await buildTestApp(kind, { clock: osrmClock, env: { OSRM_URL: sandbox.url } });
+    // The tenant transactions a plan request opens: two when a mapping service is asked between the read
+    // and the write (no connection held while it answers), one when the distances are computed here.
+    const base = await openTestDatabase(kind);
+    let transactions = 0;
+    const counted = new Proxy(base, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop, target);
+        if (prop === 'tenant') return (tenantId: string, fn: (tx: Tx) => Promise<unknown>) => (transactions++, target.tenant(tenantId, fn));
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const o = await buildTestApp(kind, { clock: osrmClock, env: { OSRM_URL: sandbox.url }, db: counted });
     try {
       const tenant = await createTenant(o.app);
       const driver = await createDriver(o.app, tenant.auth);
       const body = (distanceMethod: string, stops: unknown[] = [DALLAS, OKC, AMARILLO]) => ({ driverId: driver.id, departureTime: DEPART, stops, options: { distanceMethod } });
+      transactions = 0;
       const road = await o.app.inject({ method: 'POST', url: '/api/v1/routes/plan', headers: tenant.auth, payload: body('osrm') });
       expect(road.statusCode, road.body).toBe(201);
+      expect(transactions).toBe(2);
       const r = road.json<Plan>();
       expectConsistentPlan(r);
       expect(r.distanceMethod).toBe('osrm');
@@ -553,8 +567,10 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
       const leg1 = (1.2 * haversineMiles(DALLAS, OKC)) / 55;
       expect((Date.parse(r.stops[1]!.arrivalTime) - Date.parse(DEPART)) / HOUR).toBeCloseTo(leg1, 2);
 
+      transactions = 0;
       const great = await o.app.inject({ method: 'POST', url: '/api/v1/routes/plan', headers: tenant.auth, payload: body('haversine') });
       expect(great.statusCode).toBe(201);
+      expect(transactions).toBe(1);
       expect(great.json<Plan>().distanceMethod).toBe('haversine');
       expect(great.json<Plan>().summary.totalDistanceMiles).toBeCloseTo(gc, 0);
       expect(sandbox.requests.length).toBe(1);
@@ -584,6 +600,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
       expect(list.json().total).toBe(2);
     } finally {
       await o.close();
+      await base.close();
       await sandbox.close();
     }
   });
