@@ -196,11 +196,17 @@ export function planOrExplain(input: PlanInput): PlanResult {
   }
 }
 
+/** A route just planned: its record, and the API's answer as JSON (routeInsert). */
+export interface PlannedRoute {
+  record: RouteRecord;
+  json: string;
+}
+
 /** Stores the plan as a PLANNED route with its `route.planned` event, and marks its load ASSIGNED. */
-export async function saveRoute(tx: Tx, ctx: TenantContext, route: Omit<NewRoute, 'id' | 'createdBy'>, now: Date): Promise<RouteRecord> {
-  const { statement, record: saved } = routeInsert(ctx.tenantId, { id: newId('route'), ...route, createdBy: ctx.userId }, now);
+export async function saveRoute(tx: Tx, ctx: TenantContext, route: Omit<NewRoute, 'id' | 'createdBy'>, now: Date): Promise<PlannedRoute> {
+  const { statement, record: saved, json } = routeInsert(ctx.tenantId, { id: newId('route'), ...route, createdBy: ctx.userId }, now);
   // The route and its event in one statement (one round trip; bench/README.md).
   await runWithEvent(tx, statement, ctx.tenantId, 'route.planned', { planId: saved.id, driverId: saved.driverId, vehicleId: saved.vehicleId, loadId: saved.loadId, departureTime: saved.departureTime, arrivalTime: saved.arrivalTime, summary: saved.summary }, now);
   if (saved.loadId) await changeLoadStatus(tx, ctx.tenantId, saved.loadId, ['PENDING'], 'ASSIGNED', ctx.userId, now);
-  return saved;
+  return { record: saved, json };
 }

@@ -3,6 +3,7 @@ import type { Tx } from '../../db/types.js';
 import type { Statement } from '../../db/outbox.js';
 import { iso, isoOrNull } from '../../lib/rows.js';
 import type { PlanResult } from '../../domain/planning/types.js';
+import { RouteSummary } from './routes.schemas.js';
 import { toPosition, type PositionRecord } from './routes.related.js';
 
 export type RouteStatus = 'PLANNED' | 'ACTIVE' | 'COMPLETED' | 'CANCELLED';
@@ -71,8 +72,15 @@ export interface NewRoute {
  * The INSERT of a new PLANNED route, and the record it writes; the caller runs it (saveRoute: with its
  * event, in one statement).
  */
-export function routeInsert(tenantId: string, r: NewRoute, now: Date): { statement: Statement; record: RouteRecord } {
+/** RouteSummary's properties in the order its serializer writes them: the required ones, then the optional ones. */
+const SUMMARY_KEYS = [...RouteSummary.required, ...Object.keys(RouteSummary.properties).filter((k) => !(RouteSummary.required as string[]).includes(k))];
+
+export function routeInsert(tenantId: string, r: NewRoute, now: Date): { statement: Statement; record: RouteRecord; json: string } {
   const summary = { ...r.plan.summary, distanceMethod: r.distanceMethod };
+  // Stringified once: for the columns, and again inside the answer (json below).
+  const summaryJson = JSON.stringify(summary);
+  const stopsJson = JSON.stringify(r.plan.stops);
+  const segmentsJson = JSON.stringify(r.plan.segments);
   const statement: Statement = {
     sql: `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
                               request, summary, stops, segments, created_by, created_at, updated_at)
@@ -87,9 +95,9 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
       r.plan.arrivalTime,
       r.distanceMethod,
       JSON.stringify({ ...r.request, warnings: r.plan.warnings }),
-      JSON.stringify(summary),
-      JSON.stringify(r.plan.stops),
-      JSON.stringify(r.plan.segments),
+      summaryJson,
+      stopsJson,
+      segmentsJson,
       r.createdBy,
       now,
     ],
@@ -116,7 +124,19 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
     cancelledAt: null,
     cancelReason: null,
   };
-  return { statement, record };
+  // The API's answer (RoutePlan), built around the JSON just made for the columns rather than serialized
+  // again from the same objects: the plan is most of the answer (~25 KB). The fields and values are those
+  // RoutePlan's serializer writes (routes.test.ts compares every plan it makes with GET's answer); only
+  // the order of keys inside an object can differ (a rest segment's restart comes before duty_status).
+  const q = JSON.stringify;
+  // The summary is small and assembled from two objects: in the schema's order, as the serializer writes it.
+  const summaryInOrder = Object.fromEntries(SUMMARY_KEYS.filter((k) => k in summary).map((k) => [k, summary[k as keyof typeof summary]]));
+  const json =
+    `{"id":${q(record.id)},"status":"PLANNED","driverId":${q(record.driverId)},"vehicleId":${q(record.vehicleId)},"loadId":${q(record.loadId)},` +
+    `"departureTime":${q(record.departureTime)},"arrivalTime":${q(record.arrivalTime)},"distanceMethod":${q(record.distanceMethod)},` +
+    `"summary":${q(summaryInOrder)},"stops":${stopsJson},"segments":${segmentsJson},"warnings":${q(record.warnings)},` +
+    `"createdAt":${q(record.createdAt)},"updatedAt":${q(record.updatedAt)},"activatedAt":null,"completedAt":null,"cancelledAt":null,"cancelReason":null}`;
+  return { statement, record, json };
 }
 
 export async function findRoute(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<RouteRecord | null> {

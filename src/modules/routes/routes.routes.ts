@@ -29,7 +29,8 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
         response: { 201: RoutePlan, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request, reply) => reply.status(201).send(await routes.plan(tenantCtx(request), request.body as never)),
+    // The answer comes as JSON already (routeInsert): sent as it is, not serialized again.
+    async (request, reply) => reply.status(201).type('application/json; charset=utf-8').send((await routes.plan(tenantCtx(request), request.body as never)).json as never),
   );
 
   app.get(

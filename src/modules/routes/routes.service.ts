@@ -8,7 +8,7 @@ import type { TenantContext } from '../../plugins/context.js';
 import { findDriver } from '../drivers/drivers.repository.js';
 import { endMonitoring, startMonitoring } from '../monitoring/monitoring.service.js';
 import type { PlanningPorts } from './planning-ports.js';
-import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlanningContext, type PlanRequest } from './routes.planning.js';
+import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlannedRoute, type PlanningContext, type PlanRequest } from './routes.planning.js';
 import { changeLoadStatus, findVehicleForPlan, insertPosition, listPositions } from './routes.related.js';
 import { findRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { PLAN_DEFAULTS } from './routes.schemas.js';
@@ -40,7 +40,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
      * Plans a route: reads and checks the assignees, orders the stops, measures the legs, prices the
      * fuel, runs the planner, and stores the plan (PLANNED) with its event.
      */
-    async plan(ctx: TenantContext, body: PlanRequest): Promise<RouteRecord> {
+    async plan(ctx: TenantContext, body: PlanRequest): Promise<PlannedRoute> {
       const now = clock.now();
       const departure = body.departureTime ? Date.parse(body.departureTime) : now.getTime();
       const opts = body.options ?? {};
@@ -67,7 +67,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
       // computed here, no fuel vendor to ask): three round trips fewer, the largest cost of a plan on
       // PostgreSQL after the planner (bench/README.md). Otherwise the read and the write are two short
       // transactions, so that no connection is held while a mapping service or a fuel vendor answers.
-      const first = await db.tenant(ctx.tenantId, async (tx): Promise<{ saved: RouteRecord } | { context: PlanningContext }> => {
+      const first = await db.tenant(ctx.tenantId, async (tx): Promise<{ saved: PlannedRoute } | { context: PlanningContext }> => {
         const context = await readPlanningContext(tx, ctx.tenantId, body, departure);
         if (!IN_PROCESS_DISTANCE_METHODS.has(method) || asksFuelVendor(opts, context.fuelIntegrations)) return { context };
         return { saved: await saveRoute(tx, ctx, await route(context), now) };
