@@ -47,4 +47,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
 # SHUTDOWN_TIMEOUT_SECONDS) and starts no long-lived children, so no init process is needed.
 # The V8 settings go on the command line (src/runtime.ts says why); NODE_OPTIONS is left to the operator.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "--heap-growing-percent=100", "--max-semi-space-size=8", "--liftoff-only", "dist/main.js"]
+ENTRYPOINT ["node", "--heap-growing-percent=50", "--max-semi-space-size=8", "--liftoff-only", "dist/main.js"]
