@@ -1,4 +1,11 @@
-// In-process A/B: CPU per POST /routes/plan through app.inject on PostgreSQL (or PGlite).
+/**
+ * CPU per `POST /api/v1/routes/plan` in process, through `app.inject` (no HTTP, no other server on the
+ * cores): the bench's plan request, 4 in flight, 3 rounds of N plans after 300 to warm up, on PostgreSQL
+ * (TEST_DATABASE_URL) or PGlite (KIND=pglite). For comparing two versions of the code quickly: run it in
+ * each checkout, alternating, with the service's V8 flags:
+ *
+ *   N=1500 node --max-semi-space-size=8 --heap-growing-percent=50 --import tsx bench/plan-inject.ts
+ */
 import { buildTestApp } from '../test/helpers/app.js';
 import { createDriver, createTenant } from '../test/helpers/factories.js';
 import { planBody } from '../bench/lib/seed.js';
