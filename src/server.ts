@@ -55,7 +55,7 @@ export async function startService(config: Config, opts: { onShutdown?: () => Pr
   const roles = config.processRoles;
   const serving = roles.includes('api') || roles.includes('worker');
   // An in-memory database starts from a cluster made by a child process (db/client.ts, ~2 s), and an
-  // api process loads the offline gazetteer in a worker thread (~0.5 s; infra/geocoding/gazetteer.ts)
+  // api process has the offline gazetteer built by another (~0.5 s; infra/geocoding/gazetteer.ts)
   // rather than in the first planning request: both start first and work while the database opens.
   if (config.databaseUrl === 'memory://') freshCluster().catch(() => undefined);
   const gazetteer = roles.includes('api') ? preloadGazetteer() : undefined;

@@ -17,12 +17,18 @@ export interface Mailer {
 /**
  * SMTP when SMTP_URL is set; otherwise each message is written as an .eml file to the outbox and logged.
  * nodemailer is loaded with the first message, not at start: most processes never send one (workers,
- * api processes between sign-ups), and importing it costs ~10 MiB of resident memory (bench/README.md).
+ * api processes between sign-ups), and its modules are ~2 MiB of heap.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string; log: Logger }): Mailer {
   let transporter: Promise<Transporter> | undefined;
   const transportOf = (options: Parameters<typeof import('nodemailer').createTransport>[0]) =>
-    (transporter ??= import('nodemailer').then((m) => m.default.createTransport(options)));
+    (transporter ??= import('nodemailer').then(
+      (m) => m.default.createTransport(options),
+      (err: unknown) => {
+        transporter = undefined; // tried again with the next message
+        throw err;
+      },
+    ));
   if (opts.smtpUrl) {
     const smtpUrl = opts.smtpUrl;
     return {

@@ -98,7 +98,7 @@ export class Gazetteer {
     readonly stats: GazetteerStats,
   ) {}
 
-  /** The gazetteer as plain data (strings and typed arrays) that another thread can rebuild it from: fromData. */
+  /** The gazetteer as plain data (strings and typed arrays) that another process can rebuild it from: fromData. */
   toData(): GazetteerData {
     const regionKeys: string[] = [];
     const regionIndex = new Map<string, number>();
@@ -327,7 +327,7 @@ interface ZipCityTableData extends Omit<ZipTableData, 'codes'> {
   keys: string[];
 }
 
-/** A gazetteer as strings and typed arrays: what the loading thread sends (Gazetteer.toData). */
+/** A gazetteer as strings and typed arrays: what the loading process sends (Gazetteer.toData). */
 export interface GazetteerData {
   places: { names: string[]; latitudes: Float64Array; longitudes: Float64Array; populations: Float64Array; regions: Uint16Array; regionKeys: string[] };
   byRegionKey: { keys: string[]; places: Int32Array };
