@@ -23,7 +23,8 @@
  *   machine's memory (64 MB each on a 24 GB machine): start-up's allocation bursts (schema compilation)
  *   grew the young generation to 128 MB, and an idle process never shrinks it again. 8 MB each: the app's
  *   RSS after start on PostgreSQL 247 -> 172 MiB and growth over a 20-s load 74 -> 36 MiB, CPU per request
- *   within the runs' noise (plan 547-551 vs 571-622 µs, driver list 116-126 vs 117-152 µs; bench/README.md).
+ *   within the bench's noise (plan 547-551 vs 571-622 µs, driver list 116-126 vs 117-152 µs); an in-process
+ *   A/B of the plan request (bench/plan-inject.ts) says ~5 % more, and ~10-15 % more with 4 MB.
  *   NODE_OPTIONS accepts this one too; it is on the command line with the others so that they are in one place.
  *
  * package.json's scripts and the Dockerfile spell them out; test/e2e/deploy-config.test.ts keeps them equal.
