@@ -36,15 +36,8 @@ export interface OutboxSink {
  * cause, and the NOTIFY that wakes the dispatchers is delivered by PostgreSQL at that commit (never
  * for a rolled-back one; repeated NOTIFYs in one transaction are folded into one).
  */
-export async function emitEvent(tx: Tx, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
-  const id = newId('event');
-  // One statement, one round trip: the row and its NOTIFY (pg_notify is NOTIFY as a function).
-  await tx.query(
-    `WITH e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING 1)
-     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
-    [tenantId, id, eventType, JSON.stringify(payload), now],
-  );
-  return id;
+export function emitEvent(tx: Tx, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
+  return writeEvent(tx, null, tenantId, eventType, payload, now);
 }
 
 /** A statement and its parameters, for a caller that adds to it (runWithEvent). */
@@ -58,14 +51,19 @@ export interface Statement {
  * NOTIFY, in the same statement: one round trip instead of two (data-modifying WITH clauses always run,
  * in one snapshot; neither can see the other's row, and neither needs to).
  */
-export async function runWithEvent(tx: Tx, statement: Statement, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
+export function runWithEvent(tx: Tx, statement: Statement, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
+  return writeEvent(tx, statement, tenantId, eventType, payload, now);
+}
+
+/** The event row and its NOTIFY (pg_notify is NOTIFY as a function) in one statement, after `main` if given. */
+async function writeEvent(tx: Tx, main: Statement | null, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
   const id = newId('event');
-  const n = statement.params.length;
+  const params = main?.params ?? [];
+  const n = params.length;
   await tx.query(
-    `WITH main AS (${statement.sql}),
-          e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}) RETURNING 1)
+    `WITH ${main ? `main AS (${main.sql}), ` : ''}e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}) RETURNING 1)
      SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
-    [...statement.params, tenantId, id, eventType, JSON.stringify(payload), now],
+    [...params, tenantId, id, eventType, JSON.stringify(payload), now],
   );
   return id;
 }

@@ -503,7 +503,6 @@ export function* zipcodesEntries(require: NodeJS.Require): Generator<ZipcodesEnt
       return;
     }
     const literal = /^exports\.codes = (\{.*\});?$/m.exec(text)?.[1];
-    text = undefined;
     if (literal !== undefined) {
       yield* Object.values(JSON.parse(literal) as Record<string, ZipcodesEntry>);
       return;

@@ -160,7 +160,7 @@ export async function fuelOptions(
   vehicle: { fuelTankGallons: number; mpg: number } | null,
   legs: PlanLeg[],
   /** Whether the tenant has a fuel price integration (not DISABLED): without one there is no price source to ask. */
-  fuelIntegrations = true,
+  fuelIntegrations: boolean,
 ): Promise<{ options: FuelOptions; warnings: string[] }> {
   const tank = opts.fuelTankGallons ?? vehicle?.fuelTankGallons ?? PLAN_DEFAULTS.fuelTankGallons;
   const fuelStart = opts.startingFuelGallons ?? tank;
