@@ -15,6 +15,7 @@ import { tenantsRoutes } from './tenants/tenants.routes.js';
 import { usersRoutes } from './users/users.routes.js';
 import { restRoutes } from './rest/rest.routes.js';
 import { routesRoutes } from './routes/routes.routes.js';
+import { dispatchRoutes } from './dispatch/dispatch.routes.js';
 import type { PlanningPorts } from './routes/planning-ports.js';
 import { vehiclesRoutes } from './vehicles/vehicles.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
@@ -45,4 +46,5 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     register(app, deps);
   }
   routesRoutes(app, deps, ports);
+  dispatchRoutes(app, deps, ports);
 }

@@ -37,6 +37,8 @@ export const POLICIES = {
   // A DRIVER user sees their own routes and reports positions on them.
   'routes:read': ALL,
   'routes:write': OPERATIONS,
+  // Dispatch candidates show every driver's location and clocks: not to DRIVER users.
+  'dispatch:read': READERS,
   'positions:write': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
   'rest:recommend': OPERATIONS,
   // A DRIVER user sees, acknowledges and annotates the alerts of their own driver profile only.

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/types.js';
 import { evaluate, limitsOf, timelineFromLog } from '../../domain/hos/index.js';
 import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
 import { eldClocksOf, type EldClocks } from './eld-clocks.repository.js';
-import { HOUR_MS, type DutyPeriod, type DutyStatus, type HosEvaluation, type RuleSet } from '../../domain/hos/types.js';
+import { HOUR_MS, type ClockSnapshot, type DutyPeriod, type DutyStatus, type HosClocks, type HosEvaluation, type RuleSet } from '../../domain/hos/types.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
@@ -31,6 +31,33 @@ export async function driverHistory(tx: Tx, tenantId: string, driverId: string, 
   const events = await dutyEventsSince(tx, tenantId, driverId, new Date(since));
   const timeline = timelineFromLog(events.map((e) => ({ status: e.status, at: Date.parse(e.at) })), since, now);
   return { rules, timeline, events };
+}
+
+/**
+ * A driver's duty state as a plan from `at` starts with it: the ELD's clocks when an ELD synced them
+ * recently (as a clock snapshot the planner starts from), otherwise the duty-status log replayed up to
+ * `at` (which the planner audits together with the plan). Re-plans and dispatch candidates use it.
+ */
+export async function planningHistory(tx: Tx, tenantId: string, driverId: string, at: number): Promise<{ rules: RuleSet; history: { timeline: DutyPeriod[] } | { snapshot: ClockSnapshot }; clocks: HosClocks; source: string }> {
+  const h = await driverHistory(tx, tenantId, driverId, at);
+  const fromLog = evaluate(h.timeline, h.rules, at).clocks;
+  const eld = await eldClocksOf(tx, tenantId, driverId, at);
+  if (!eld) return { rules: h.rules, history: { timeline: h.timeline }, clocks: fromLog, source: 'LOG' };
+  const c = clocksFromEld(eld.reported, limitsOf(h.rules), fromLog, at);
+  return { rules: h.rules, history: { snapshot: snapshotOf(c) }, clocks: c, source: eld.source };
+}
+
+/**
+ * The four clocks a plan can start from, rounded to hundredths and made consistent the conservative way
+ * (an ELD's clocks are reported one by one): never more hours since the break than driven, never less on
+ * duty than driven, and a break counted only when the on-duty hours leave room for it.
+ */
+export function snapshotOf(c: Pick<HosClocks, 'hoursDriven' | 'onDutyHours' | 'hoursSinceBreak' | 'cycleHoursUsed'>): ClockSnapshot {
+  const hoursDriven = round2(Math.max(0, c.hoursDriven));
+  const onDutyHours = round2(Math.max(hoursDriven, c.onDutyHours));
+  let hoursSinceBreak = round2(Math.min(hoursDriven, Math.max(0, c.hoursSinceBreak)));
+  if (hoursSinceBreak < hoursDriven && onDutyHours - hoursDriven < 0.5) hoursSinceBreak = hoursDriven;
+  return { hoursDriven, onDutyHours, hoursSinceBreak, cycleHoursUsed: round2(Math.max(onDutyHours, c.cycleHoursUsed)) };
 }
 
 function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation, eld: EldClocks | null = null) {

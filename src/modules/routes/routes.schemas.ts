@@ -12,7 +12,7 @@ export const PLAN_DEFAULTS = { averageSpeedMph: 55, fuelTankGallons: 150, mpg: 6
 /** optimizeStopOrder handles at most this many stops (exact search). */
 export const MAX_OPTIMIZED_STOPS = 10;
 
-const StopInput = Type.Object(
+export const StopInput = Type.Object(
   {
     name: Type.Optional(Str(200)),
     address: Type.Optional(Str(300)),
@@ -35,6 +35,42 @@ const StopInput = Type.Object(
   { additionalProperties: false },
 );
 
+/** The planning options of a plan request (also of a re-plan and of dispatch candidates). */
+export const PlanOptions = Type.Object(
+  {
+    averageSpeedMph: Type.Optional(
+      Type.Number({ minimum: 15, maximum: 80, default: PLAN_DEFAULTS.averageSpeedMph, description: `Average driving speed in mph, used to turn distance into drive time. Default: ${PLAN_DEFAULTS.averageSpeedMph}.` }),
+    ),
+    distanceMethod: Type.Optional(
+      Type.Union([Type.Literal('haversine'), Type.Literal('haversine_road'), Type.Literal('osrm')], {
+        description:
+          'How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 4 % (worst 20 %) on published US road distances. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set.',
+        // No `default` keyword: the validator applies defaults (useDefaults), which would override DISTANCE_METHOD.
+      }),
+    ),
+    optimizeStopOrder: Type.Optional(
+      Type.Boolean({ default: false, description: `Reorder the stops after the origin (at most ${MAX_OPTIMIZED_STOPS} stops) to minimise trip time, each pickup before its delivery and appointment windows kept where possible. Default: false.` }),
+    ),
+    includeFuelStops: Type.Optional(Type.Boolean({ default: true, description: 'Insert fuel stops where the tank would run low. Default: true.' })),
+    fuelTankGallons: Type.Optional(
+      Type.Number({ minimum: 10, maximum: 400, description: `Usable tank size in gallons. Default: the vehicle's fuelTankGallons when vehicleId is given, otherwise ${PLAN_DEFAULTS.fuelTankGallons}.` }),
+    ),
+    mpg: Type.Optional(Type.Number({ minimum: 2, maximum: 15, description: `Fuel economy in miles per gallon. Default: the vehicle's mpg when vehicleId is given, otherwise ${PLAN_DEFAULTS.mpg}.` })),
+    startingFuelGallons: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 400, description: 'Fuel in the tank at departure, in gallons; at most the tank size. Default: a full tank (fuelTankGallons).' }),
+    ),
+    fuelPricePerGallon: Type.Optional(
+      Type.Number({
+        minimum: 0.5,
+        maximum: 20,
+        default: PLAN_DEFAULTS.fuelPricePerGallon,
+        description: `Diesel price in USD per gallon wherever no station price is known (no fuel integration, or a pump without a price). Default: ${PLAN_DEFAULTS.fuelPricePerGallon}.`,
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'Planning options; each one omitted takes the default stated on it.' },
+);
+
 export const PlanRouteBody = Type.Object(
   {
     driverId: Str(64, { pattern: '^drv_[0-9A-Za-z]+$' }),
@@ -48,42 +84,7 @@ export const PlanRouteBody = Type.Object(
         { additionalProperties: false, description: 'Manual HOS state; default: the driver’s current HOS from the duty-status log' },
       ),
     ),
-    options: Type.Optional(
-      Type.Object(
-        {
-          averageSpeedMph: Type.Optional(
-            Type.Number({ minimum: 15, maximum: 80, default: PLAN_DEFAULTS.averageSpeedMph, description: `Average driving speed in mph, used to turn distance into drive time. Default: ${PLAN_DEFAULTS.averageSpeedMph}.` }),
-          ),
-          distanceMethod: Type.Optional(
-            Type.Union([Type.Literal('haversine'), Type.Literal('haversine_road'), Type.Literal('osrm')], {
-              description:
-                'How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 4 % (worst 20 %) on published US road distances. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set.',
-              // No `default` keyword: the validator applies defaults (useDefaults), which would override DISTANCE_METHOD.
-            }),
-          ),
-          optimizeStopOrder: Type.Optional(
-            Type.Boolean({ default: false, description: `Reorder the stops after the origin (at most ${MAX_OPTIMIZED_STOPS} stops) to minimise trip time, each pickup before its delivery and appointment windows kept where possible. Default: false.` }),
-          ),
-          includeFuelStops: Type.Optional(Type.Boolean({ default: true, description: 'Insert fuel stops where the tank would run low. Default: true.' })),
-          fuelTankGallons: Type.Optional(
-            Type.Number({ minimum: 10, maximum: 400, description: `Usable tank size in gallons. Default: the vehicle's fuelTankGallons when vehicleId is given, otherwise ${PLAN_DEFAULTS.fuelTankGallons}.` }),
-          ),
-          mpg: Type.Optional(Type.Number({ minimum: 2, maximum: 15, description: `Fuel economy in miles per gallon. Default: the vehicle's mpg when vehicleId is given, otherwise ${PLAN_DEFAULTS.mpg}.` })),
-          startingFuelGallons: Type.Optional(
-            Type.Number({ minimum: 0, maximum: 400, description: 'Fuel in the tank at departure, in gallons; at most the tank size. Default: a full tank (fuelTankGallons).' }),
-          ),
-          fuelPricePerGallon: Type.Optional(
-            Type.Number({
-              minimum: 0.5,
-              maximum: 20,
-              default: PLAN_DEFAULTS.fuelPricePerGallon,
-              description: `Diesel price in USD per gallon wherever no station price is known (no fuel integration, or a pump without a price). Default: ${PLAN_DEFAULTS.fuelPricePerGallon}.`,
-            }),
-          ),
-        },
-        { additionalProperties: false, description: 'Planning options; each one omitted takes the default stated on it.' },
-      ),
-    ),
+    options: Type.Optional(PlanOptions),
   },
   {
     additionalProperties: false,

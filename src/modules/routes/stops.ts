@@ -18,7 +18,7 @@ export interface StopInput {
 }
 
 /** Loading or unloading at a load's own stops, when the load gives the addresses. */
-const LOAD_DOCK_HOURS = 1;
+export const LOAD_DOCK_HOURS = 1;
 
 const fail = (details: ErrorDetail[]) => new DomainError('VALIDATION', details.length === 1 ? details[0]!.message : 'Validation failed', details);
 

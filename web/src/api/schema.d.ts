@@ -1323,6 +1323,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dispatch/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who can take a load on time: every driver’s trip planned from where they are with the clocks they have, ranked feasible first
+         * @description For each driver (default: every ACTIVE driver): the start (the end of the PLANNED or ACTIVE route they are on, at its arrival; else their last reported position; else where their last completed route ended), the deadhead to the first stop, the clocks they start with (the ELD’s when an integration reported them, else the duty-status log; the route plan’s at its end), the trip planned by the HOS planner (rests, breaks, fuel), whether each appointment is kept, the arrival at the last stop, miles and cost. Ranked feasible first, then by `sort`. Each infeasible driver says why; each candidate carries the POST /routes/plan body that plans it.
+         */
+        post: operations["dispatchCandidates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/locations/import": {
         parameters: {
             query?: never;
@@ -15653,6 +15673,690 @@ export interface operations {
                         source: string;
                         /** Format: date-time */
                         createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    dispatchCandidates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "loadId": "ld_7Hq2mK9pLx4TnR8sWc3YbZ",
+                 *       "sort": "arrival"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The load to cover: its pickup (not before scheduledPickup) and delivery (by scheduledDelivery). Give loadId or stops. */
+                    loadId?: string;
+                    /** @description The load’s stops in order, given like a plan request’s but without an origin (each driver starts where they are): the first is the pickup, the last the delivery, unless `type` says otherwise. Give loadId or stops. */
+                    stops?: {
+                        name?: string;
+                        address?: string;
+                        latitude?: number;
+                        longitude?: number;
+                        type?: "ORIGIN" | "PICKUP" | "DELIVERY" | "WAYPOINT";
+                        /** @description The appointment window, ISO 8601 date-times. A time without an offset ("2026-03-02T08:00:00") is the stop’s local time (its time zone found from its coordinates); with "Z" or an offset ("2026-03-02T08:00:00-06:00") it is taken as given. */
+                        appointment?: {
+                            /** Format: iso-date-time */
+                            earliest?: string;
+                            /** Format: iso-date-time */
+                            latest?: string;
+                        };
+                        dockDurationHours?: number;
+                        shipmentId?: string;
+                    }[];
+                    /** @description The drivers to consider. Default: every ACTIVE driver of the organization. */
+                    driverIds?: string[];
+                    /**
+                     * Format: date-time
+                     * @description No driver leaves before this. Default: now.
+                     */
+                    departureNotBefore?: string;
+                    /** @description The order among feasible (then among infeasible) candidates: arrival at the last stop (default), deadhead miles, or the trip’s fuel cost. */
+                    sort?: "arrival" | "deadhead" | "cost";
+                    /** @description Include each candidate’s whole plan (stops and segments). Default: false (the summary only). */
+                    includePlans?: boolean;
+                    /** @description Also plan the best feasible candidate as a route (PLANNED, assigned to that driver; the load, when given, becomes ASSIGNED), exactly as POST /routes/plan with its planRequest. Needs the routes:write permission. */
+                    planCandidate?: boolean;
+                    /** @description Planning options; each one omitted takes the default stated on it. */
+                    options?: {
+                        /**
+                         * @description Average driving speed in mph, used to turn distance into drive time. Default: 55.
+                         * @default 55
+                         */
+                        averageSpeedMph?: number;
+                        /** @description How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 4 % (worst 20 %) on published US road distances. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set. */
+                        distanceMethod?: "haversine" | "haversine_road" | "osrm";
+                        /**
+                         * @description Insert fuel stops where the tank would run low. Default: true.
+                         * @default true
+                         */
+                        includeFuelStops?: boolean;
+                        /** @description Usable tank size in gallons. Default: the vehicle's fuelTankGallons when vehicleId is given, otherwise 150. */
+                        fuelTankGallons?: number;
+                        /** @description Fuel economy in miles per gallon. Default: the vehicle's mpg when vehicleId is given, otherwise 6.5. */
+                        mpg?: number;
+                        /**
+                         * @description Diesel price in USD per gallon wherever no station price is known (no fuel integration, or a pump without a price). Default: 3.85.
+                         * @default 3.85
+                         */
+                        fuelPricePerGallon?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description In rank order: feasible first, then by `sort` */
+                        data: {
+                            driverId: string;
+                            driverName: string;
+                            /** @description true when the plan keeps every appointment with zero HOS violations */
+                            feasible: boolean;
+                            /** @description Why not, in sentences; empty when feasible */
+                            reasons: string[];
+                            /** @description Miles from the start to the first stop; null when the driver’s location is unknown */
+                            deadheadMiles: number | null;
+                            /** Format: date-time */
+                            departureTime: string;
+                            arrivalTime: string | null;
+                            summary: {
+                                totalDistanceMiles: number;
+                                totalDriveHours: number;
+                                totalOnDutyHours: number;
+                                totalRestHours: number;
+                                totalTripHours: number;
+                                restStops: number;
+                                breaks: number;
+                                fuelStops: number;
+                                /** @description Cost of the fuel the trip burns (totalDistanceMiles / mpg): the fuel in the tank at departure priced at options.fuelPricePerGallon (default 3.85), each purchase at its planned price, the tank priced at its running weighted average. Not what is bought at the stops (fuelPurchasedCost). */
+                                estimatedFuelCost: number;
+                                /** @description Fuel the trip burns: totalDistanceMiles / mpg (absent on plans made before it was reported). */
+                                fuelBurnedGallons?: number;
+                                /** @description Fuel bought at the planned fuel stops (the sum of the fuel segments’ gallons). */
+                                fuelPurchasedGallons?: number;
+                                /** @description What the planned fuel stops cost (the sum of the fuel segments’ cost); 0 without fuel stops. */
+                                fuelPurchasedCost?: number;
+                                hosViolations: number;
+                                appointmentsMissed: number;
+                                /** @description The distance method the plan used (haversine, haversine_road or osrm; haversine when osrm was asked for and the mapping service did not answer). */
+                                distanceMethod: string;
+                            } | null;
+                            start: {
+                                name: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description CURRENT_ROUTE: the last stop of the PLANNED or ACTIVE route the driver is on (they leave at its arrival); POSITION: the last reported position; LAST_ROUTE: where the driver’s last completed route ended. */
+                                source: "CURRENT_ROUTE" | "POSITION" | "LAST_ROUTE";
+                                /** Format: date-time */
+                                at: string;
+                                routeId: string | null;
+                            } | null;
+                            startClocks: {
+                                /** @description LOG (the duty-status log replayed), ROUTE_PLAN (the clocks the current route’s plan ends with) or the ELD integration that reported them */
+                                source: string;
+                                hoursDriven: number;
+                                onDutyHours: number;
+                                hoursSinceBreak: number;
+                                cycleHoursUsed: number;
+                                driveHoursRemaining: number;
+                                dutyHoursRemaining: number;
+                                cycleHoursRemaining: number;
+                            } | null;
+                            /** @description The load’s stops with this driver’s ETAs and whether each window is kept */
+                            stops: {
+                                sequence: number;
+                                name: string;
+                                type: string;
+                                latitude: number;
+                                longitude: number;
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** Format: date-time */
+                                departureTime: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                                withinWindow: boolean | null;
+                                lateByHours: number;
+                                /** @description IANA time zone of the stop (e.g. America/Chicago), from its coordinates */
+                                timeZone?: string;
+                                /** @description The arrival in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localArrivalTime?: string;
+                                /** @description The departure in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localDepartureTime?: string;
+                                /** @description How the stop was placed */
+                                resolution?: {
+                                    /** @description The place the address was matched to ("Dallas, TX", "Dallas, TX 75201"); null when coordinates were given */
+                                    matched: string | null;
+                                    /** @description CITY: a city centre (also a street address whose street could not be placed: the offline geocoder places none); ZIP: a ZIP code centroid; COORDINATES: latitude/longitude given; ADDRESS: the street address itself (reserved for a street-level geocoder) */
+                                    precision: "ADDRESS" | "ZIP" | "CITY" | "COORDINATES";
+                                    latitude: number;
+                                    longitude: number;
+                                };
+                            }[];
+                            /** @description The whole plan (with includePlans) */
+                            segments?: ({
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "drive";
+                                from: {
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                    time_zone?: string;
+                                };
+                                to: {
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                    time_zone?: string;
+                                };
+                                distance_miles: number;
+                                /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "rest";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                rest_type: "full_rest" | "partial_rest" | "break";
+                                /** @description true for a 34-hour restart (rest_type full_rest), which also resets the 60/70-hour cycle; absent on plans recorded before it existed */
+                                restart?: boolean;
+                                duty_status: string;
+                                reason: string;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "dock";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                stop_type: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "fuel";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                gallons: number;
+                                price_per_gallon: number;
+                                cost: number;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "wait";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                reason: string;
+                            })[];
+                            /** @description The POST /api/v1/routes/plan body that plans this candidate’s trip (the same plan) */
+                            planRequest: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                        load: {
+                            id: string;
+                            referenceNumber: string;
+                        } | null;
+                        /** @description The route planned for the best feasible candidate (planCandidate); null otherwise */
+                        planned: {
+                            id: string;
+                            status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
+                            driverId: string;
+                            vehicleId: string | null;
+                            loadId: string | null;
+                            /** Format: date-time */
+                            departureTime: string;
+                            /** Format: date-time */
+                            arrivalTime: string;
+                            /** @description The distance method the plan used (the same as summary.distanceMethod). */
+                            distanceMethod: string;
+                            summary: {
+                                totalDistanceMiles: number;
+                                totalDriveHours: number;
+                                totalOnDutyHours: number;
+                                totalRestHours: number;
+                                totalTripHours: number;
+                                restStops: number;
+                                breaks: number;
+                                fuelStops: number;
+                                /** @description Cost of the fuel the trip burns (totalDistanceMiles / mpg): the fuel in the tank at departure priced at options.fuelPricePerGallon (default 3.85), each purchase at its planned price, the tank priced at its running weighted average. Not what is bought at the stops (fuelPurchasedCost). */
+                                estimatedFuelCost: number;
+                                /** @description Fuel the trip burns: totalDistanceMiles / mpg (absent on plans made before it was reported). */
+                                fuelBurnedGallons?: number;
+                                /** @description Fuel bought at the planned fuel stops (the sum of the fuel segments’ gallons). */
+                                fuelPurchasedGallons?: number;
+                                /** @description What the planned fuel stops cost (the sum of the fuel segments’ cost); 0 without fuel stops. */
+                                fuelPurchasedCost?: number;
+                                hosViolations: number;
+                                appointmentsMissed: number;
+                                /** @description The distance method the plan used (haversine, haversine_road or osrm; haversine when osrm was asked for and the mapping service did not answer). */
+                                distanceMethod: string;
+                            };
+                            stops: {
+                                sequence: number;
+                                name: string;
+                                type: string;
+                                latitude: number;
+                                longitude: number;
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** Format: date-time */
+                                departureTime: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                                withinWindow: boolean | null;
+                                lateByHours: number;
+                                /** @description IANA time zone of the stop (e.g. America/Chicago), from its coordinates */
+                                timeZone?: string;
+                                /** @description The arrival in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localArrivalTime?: string;
+                                /** @description The departure in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localDepartureTime?: string;
+                                /** @description How the stop was placed */
+                                resolution?: {
+                                    /** @description The place the address was matched to ("Dallas, TX", "Dallas, TX 75201"); null when coordinates were given */
+                                    matched: string | null;
+                                    /** @description CITY: a city centre (also a street address whose street could not be placed: the offline geocoder places none); ZIP: a ZIP code centroid; COORDINATES: latitude/longitude given; ADDRESS: the street address itself (reserved for a street-level geocoder) */
+                                    precision: "ADDRESS" | "ZIP" | "CITY" | "COORDINATES";
+                                    latitude: number;
+                                    longitude: number;
+                                };
+                            }[];
+                            segments: ({
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "drive";
+                                from: {
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                    time_zone?: string;
+                                };
+                                to: {
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                    time_zone?: string;
+                                };
+                                distance_miles: number;
+                                /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "rest";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                rest_type: "full_rest" | "partial_rest" | "break";
+                                /** @description true for a 34-hour restart (rest_type full_rest), which also resets the 60/70-hour cycle; absent on plans recorded before it existed */
+                                restart?: boolean;
+                                duty_status: string;
+                                reason: string;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "dock";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                stop_type: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "fuel";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                gallons: number;
+                                price_per_gallon: number;
+                                cost: number;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "wait";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                reason: string;
+                            })[];
+                            warnings: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            activatedAt: string | null;
+                            completedAt: string | null;
+                            cancelledAt: string | null;
+                            cancelReason: string | null;
+                        } | null;
                     };
                 };
             };

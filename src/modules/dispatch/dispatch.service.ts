@@ -1,0 +1,306 @@
+/**
+ * Dispatch candidates (issue 19): for one load, every driver who might take it — where they start, with
+ * which clocks, the trip the HOS planner plans for them, and whether it keeps every appointment — ranked
+ * by the pure core (src/domain/dispatch/candidates.ts). This side reads the drivers' starts and clocks
+ * in one short transaction, measures the legs, and shapes the answer; `planCandidate` plans the best
+ * feasible one through POST /routes/plan's own path.
+ */
+import type { Deps } from '../../deps.js';
+import type { Tx } from '../../db/types.js';
+import { dispatchCandidates, type Candidate, type CandidateDriver, type CandidateLoad, type CandidateSort } from '../../domain/dispatch/candidates.js';
+import { evaluate, isHosError, limitsOf } from '../../domain/hos/index.js';
+import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
+import { ELD_CLOCKS_MAX_AGE_MS } from '../../domain/hos/eld-clocks.js';
+import type { ClockSnapshot, HosClocks, RuleSet } from '../../domain/hos/types.js';
+import type { PlanLeg, PlanStop, Point, RestSite, Segment } from '../../domain/planning/types.js';
+import { forbidden, invalid, invalidState, notFound } from '../../lib/errors.js';
+import { can } from '../../plugins/policies.js';
+import type { TenantContext } from '../../plugins/context.js';
+import { toEldClocks } from '../hos/eld-clocks.repository.js';
+import { snapshotOf } from '../hos/hos.service.js';
+import { tenantRuleSet } from '../hos/hos.repository.js';
+import { HOS_HISTORY_MS, loadTimelines } from '../monitoring/monitoring.repository.js';
+import type { PlanningPorts } from '../routes/planning-ports.js';
+import { fuelOptions, roadLegs, type PlanRequest } from '../routes/routes.planning.js';
+import { findLoadForPlan, REST_SITE_TYPES_SQL, toRestSite, type LoadForPlan, type RestSiteRow } from '../routes/routes.related.js';
+import type { RouteRecord } from '../routes/routes.repository.js';
+import { PLAN_DEFAULTS } from '../routes/routes.schemas.js';
+import { routesService } from '../routes/routes.service.js';
+import { LOAD_DOCK_HOURS, resolveStops, type StopInput } from '../routes/stops.js';
+
+export interface CandidatesRequest {
+  loadId?: string;
+  stops?: StopInput[];
+  driverIds?: string[];
+  departureNotBefore?: string;
+  sort?: CandidateSort;
+  includePlans?: boolean;
+  planCandidate?: boolean;
+  options?: Omit<NonNullable<PlanRequest['options']>, 'optimizeStopOrder' | 'startingFuelGallons'>;
+}
+
+type StartSource = 'CURRENT_ROUTE' | 'POSITION' | 'LAST_ROUTE';
+
+/** A driver as the candidates query reads them: who, and where and when they start. */
+interface DriverStart {
+  id: string;
+  name: string;
+  start: { name: string; latitude: number; longitude: number; source: StartSource; at: number; routeId: string | null } | null;
+  /** The clocks the current route's plan ends with (CURRENT_ROUTE only). */
+  routeEndClocks: ClockSnapshot | null;
+}
+
+const ms = (v: unknown) => new Date(v as string | Date).getTime();
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+/**
+ * Each driver's start, in one statement: the PLANNED or ACTIVE route they are on (its last stop, at its
+ * arrival, with the clocks its plan ends with), else their last reported position, else where their last
+ * completed route ended.
+ */
+async function driverStarts(tx: Tx, tenantId: string, driverIds: string[] | undefined): Promise<{ starts: DriverStart[]; inactive: string[] }> {
+  const { rows } = await tx.query<{ id: string; first_name: string; last_name: string; status: string; current: Record<string, unknown> | null; position: Record<string, unknown> | null; last: Record<string, unknown> | null }>(
+    `SELECT d.id, d.first_name, d.last_name, d.status,
+            (SELECT json_build_object('id', r.id, 'arrival_time', r.arrival_time, 'stop', r.stops->-1, 'segment', r.segments->-1)
+               FROM route_plans r WHERE r.tenant_id = d.tenant_id AND r.driver_id = d.id AND r.status IN ('PLANNED', 'ACTIVE')
+              ORDER BY r.arrival_time DESC LIMIT 1) AS current,
+            (SELECT json_build_object('route_id', p.route_id, 'latitude', p.latitude, 'longitude', p.longitude, 'recorded_at', p.recorded_at)
+               FROM route_plans r CROSS JOIN LATERAL (
+                      SELECT route_id, latitude, longitude, recorded_at FROM route_positions p
+                       WHERE p.tenant_id = r.tenant_id AND p.route_id = r.id ORDER BY p.recorded_at DESC LIMIT 1) p
+              WHERE r.tenant_id = d.tenant_id AND r.driver_id = d.id ORDER BY p.recorded_at DESC LIMIT 1) AS position,
+            (SELECT json_build_object('id', r.id, 'completed_at', r.completed_at, 'stop', r.stops->-1)
+               FROM route_plans r WHERE r.tenant_id = d.tenant_id AND r.driver_id = d.id AND r.status = 'COMPLETED'
+              ORDER BY r.completed_at DESC LIMIT 1) AS last
+       FROM drivers d
+      WHERE d.tenant_id = $1 AND ${driverIds ? 'd.id = ANY($2::text[])' : "d.status = 'ACTIVE'"}
+      ORDER BY d.id`,
+    driverIds ? [tenantId, driverIds] : [tenantId],
+  );
+  if (driverIds) {
+    const found = new Set(rows.map((r) => r.id));
+    const missing = driverIds.filter((id) => !found.has(id));
+    if (missing.length > 0) throw notFound(`Driver ${missing[0]}`);
+  }
+  const inactive = rows.filter((r) => r.status !== 'ACTIVE').map((r) => `${r.first_name} ${r.last_name} (${r.id}) is ${r.status}`);
+  const starts = rows
+    .filter((r) => r.status === 'ACTIVE')
+    .map((r): DriverStart => {
+      const name = `${r.first_name} ${r.last_name}`;
+      const current = r.current ? json<{ id: string; arrival_time: string; stop: { name: string; latitude: number; longitude: number }; segment: Segment | null }>(r.current) : null;
+      if (current) {
+        const after = current.segment?.hos_state_after;
+        return {
+          id: r.id,
+          name,
+          start: { name: current.stop.name, latitude: current.stop.latitude, longitude: current.stop.longitude, source: 'CURRENT_ROUTE', at: ms(current.arrival_time), routeId: current.id },
+          routeEndClocks: after ? snapshotOf({ hoursDriven: after.hours_driven, onDutyHours: after.on_duty_hours, hoursSinceBreak: after.hours_since_break, cycleHoursUsed: after.cycle_hours_used }) : null,
+        };
+      }
+      const position = r.position ? json<{ route_id: string; latitude: number | string; longitude: number | string; recorded_at: string }>(r.position) : null;
+      if (position) {
+        const point = { latitude: Number(position.latitude), longitude: Number(position.longitude) };
+        return { id: r.id, name, start: { name: '', ...point, source: 'POSITION', at: ms(position.recorded_at), routeId: position.route_id }, routeEndClocks: null };
+      }
+      const last = r.last ? json<{ id: string; completed_at: string; stop: { name: string; latitude: number; longitude: number } }>(r.last) : null;
+      if (last) return { id: r.id, name, start: { name: last.stop.name, latitude: last.stop.latitude, longitude: last.stop.longitude, source: 'LAST_ROUTE', at: ms(last.completed_at), routeId: last.id }, routeEndClocks: null };
+      return { id: r.id, name, start: null, routeEndClocks: null };
+    });
+  return { starts, inactive };
+}
+
+/** The load's stops as planned stops: a load's pickup is not before scheduledPickup; its delivery is due by scheduledDelivery. */
+function loadStops(body: CandidatesRequest, load: LoadForPlan | null, ports: PlanningPorts): PlanStop[] {
+  let input: StopInput[];
+  if (body.stops) {
+    input = body.stops.map((s, i) => ({ ...s, type: s.type ?? (i === 0 ? 'PICKUP' : i === body.stops!.length - 1 ? 'DELIVERY' : 'WAYPOINT') }));
+  } else {
+    if (!load!.originAddress || !load!.destinationAddress) {
+      throw invalid(`Load ${load!.referenceNumber} has no origin and destination address; give the stops`, [{ field: 'body.loadId', message: 'the load has no origin and destination address' }]);
+    }
+    const iso = (t: number | null) => (t === null ? undefined : new Date(t).toISOString());
+    input = [
+      { name: load!.originAddress, address: load!.originAddress, type: 'PICKUP', appointment: load!.scheduledPickup === null ? undefined : { earliest: iso(load!.scheduledPickup) }, dockDurationHours: LOAD_DOCK_HOURS },
+      { name: load!.destinationAddress, address: load!.destinationAddress, type: 'DELIVERY', appointment: load!.scheduledDelivery === null ? undefined : { latest: iso(load!.scheduledDelivery) }, dockDurationHours: LOAD_DOCK_HOURS },
+    ];
+  }
+  return resolveStops(input, null, ports);
+}
+
+/** The POST /routes/plan body that plans a candidate's trip: its start, the load's stops by coordinates, its clocks when they are not the log's. */
+function planRequestOf(c: Candidate, loadId: string | null, options: Record<string, unknown>): PlanRequest {
+  const input = c.input;
+  const stops: StopInput[] = input.stops.map((s) => {
+    const a = s.appointment;
+    const appointment = a && (a.earliest !== undefined || a.latest !== undefined) ? { ...(a.earliest !== undefined ? { earliest: new Date(a.earliest).toISOString() } : {}), ...(a.latest !== undefined ? { latest: new Date(a.latest).toISOString() } : {}) } : undefined;
+    return { name: s.name, latitude: s.latitude, longitude: s.longitude, type: s.type, ...(appointment ? { appointment } : {}), dockDurationHours: s.dockDurationHours, ...(s.shipmentId ? { shipmentId: s.shipmentId } : {}) };
+  });
+  return {
+    driverId: c.driverId,
+    ...(loadId ? { loadId } : {}),
+    departureTime: new Date(input.departureTime).toISOString(),
+    stops,
+    ...('snapshot' in input.history ? { driverState: input.history.snapshot } : {}),
+    options: options as PlanRequest['options'],
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function clocksOut(source: string, c: Pick<HosClocks, 'hoursDriven' | 'onDutyHours' | 'hoursSinceBreak' | 'cycleHoursUsed'>, rules: RuleSet) {
+  const l = limitsOf(rules);
+  const left = (limit: number, used: number) => (Number.isFinite(limit) ? round2(Math.max(0, limit - used)) : 0);
+  return {
+    source,
+    hoursDriven: round2(c.hoursDriven),
+    onDutyHours: round2(c.onDutyHours),
+    hoursSinceBreak: round2(c.hoursSinceBreak),
+    cycleHoursUsed: round2(c.cycleHoursUsed),
+    driveHoursRemaining: left(l.driveHours, c.hoursDriven),
+    dutyHoursRemaining: left(l.windowHours, c.onDutyHours),
+    cycleHoursRemaining: left(l.cycleHours, c.cycleHoursUsed),
+  };
+}
+
+export function dispatchService(deps: Deps, ports: PlanningPorts) {
+  const { db, clock } = deps;
+  const routes = routesService(deps, ports);
+
+  return {
+    async candidates(ctx: TenantContext, body: CandidatesRequest) {
+      if ((body.loadId === undefined) === (body.stops === undefined)) {
+        throw invalid('Give either loadId or stops', [{ field: 'body', message: 'give either loadId or stops (not both)' }]);
+      }
+      if (body.planCandidate && !can(ctx.role, 'routes:write')) throw forbidden('planCandidate plans a route: it needs the routes:write permission (OWNER, ADMIN or DISPATCHER)');
+      const now = clock.now().getTime();
+      const notBefore = body.departureNotBefore ? Date.parse(body.departureNotBefore) : now;
+      if (Number.isNaN(notBefore)) throw invalid('Validation failed', [{ field: 'body.departureNotBefore', message: 'is not a date-time that can be represented' }]);
+      const earliest = Math.max(now, notBefore);
+      const opts = body.options ?? {};
+      const method = opts.distanceMethod ?? deps.config.distanceMethod;
+
+      // Everything from the database in one short transaction; no connection is held while legs are measured.
+      const read = await db.tenant(ctx.tenantId, async (tx) => {
+        const load = body.loadId ? await findLoadForPlan(tx, ctx.tenantId, body.loadId) : null;
+        if (body.loadId && !load) throw notFound('Load');
+        if (load && (load.status === 'DELIVERED' || load.status === 'CANCELLED')) throw invalidState(`Load ${load.referenceNumber} is ${load.status}`);
+        const { starts, inactive } = await driverStarts(tx, ctx.tenantId, body.driverIds);
+        if (inactive.length > 0) throw invalidState(`Only ACTIVE drivers can take a load: ${inactive.join('; ')}`);
+        const rules = await tenantRuleSet(tx, ctx.tenantId);
+        // Drivers not on a route leave at the earliest time: their log replayed up to then, or their ELD's clocks.
+        const free = starts.filter((d) => d.start !== null && d.start.source !== 'CURRENT_ROUTE').map((d) => d.id);
+        const timelines = await loadTimelines(tx, free.map((driverId) => ({ tenantId: ctx.tenantId, driverId })), earliest, HOS_HISTORY_MS);
+        const eld = await tx.query<Record<string, unknown>>('SELECT * FROM driver_eld_clocks WHERE tenant_id = $1 AND driver_id = ANY($2::text[]) AND synced_at > $3', [
+          ctx.tenantId,
+          free,
+          new Date(earliest - ELD_CLOCKS_MAX_AGE_MS),
+        ]);
+        const { rows: site } = await tx.query<{ sites: RestSiteRow[]; fuel_integrations: boolean }>(
+          `SELECT (SELECT coalesce(json_agg(json_build_object('name', name, 'type', type, 'latitude', latitude, 'longitude', longitude,
+                                                          'amenities', amenities, 'fuel_discount_per_gallon', fuel_discount_per_gallon)), '[]'::json)
+                     FROM locations WHERE tenant_id = $1 AND type IN ${REST_SITE_TYPES_SQL}) AS sites,
+                  EXISTS (SELECT 1 FROM integrations WHERE tenant_id = $1 AND category = 'FUEL' AND status <> 'DISABLED') AS fuel_integrations`,
+          [ctx.tenantId],
+        );
+        return { load, starts, rules, timelines, eld: new Map(eld.rows.map((r) => [r.driver_id as string, toEldClocks(r)])), sites: json<RestSiteRow[]>(site[0]!.sites).map(toRestSite) as RestSite[], fuelIntegrations: site[0]!.fuel_integrations };
+      });
+
+      const stops = loadStops(body, read.load, ports);
+      const road = await roadLegs(deps, ports, stops, method);
+      const fuel = await fuelOptions(ports, ctx.tenantId, opts, null, road.legs, read.fuelIntegrations);
+      const distance = ports.distance(road.distanceMethod);
+      const first: Point = stops[0]!;
+      const limits = limitsOf(read.rules);
+      const startClocks = new Map<string, ReturnType<typeof clocksOut>>();
+      const drivers: CandidateDriver[] = [];
+      for (const d of read.starts) {
+        if (d.start === null) continue;
+        const point = { latitude: d.start.latitude, longitude: d.start.longitude };
+        const name = d.start.name || ports.nameNear(point);
+        let deadhead: PlanLeg;
+        try {
+          deadhead = (await distance.legs([point, first]))[0]!;
+        } catch {
+          deadhead = (await ports.distance('haversine').legs([point, first]))[0]!;
+        }
+        const availableAt = d.start.source === 'CURRENT_ROUTE' ? Math.max(earliest, d.start.at) : earliest;
+        let history: CandidateDriver['history'];
+        if (d.start.source === 'CURRENT_ROUTE' && d.routeEndClocks) {
+          history = { snapshot: d.routeEndClocks };
+          startClocks.set(d.id, clocksOut('ROUTE_PLAN', d.routeEndClocks, read.rules));
+        } else {
+          const timeline = read.timelines.get(`${ctx.tenantId}|${d.id}`) ?? [];
+          const fromLog = evaluate(timeline, read.rules, availableAt).clocks;
+          const eld = read.eld.get(d.id);
+          if (eld) {
+            const snapshot = snapshotOf(clocksFromEld(eld.reported, limits, fromLog, availableAt));
+            history = { snapshot };
+            startClocks.set(d.id, clocksOut(eld.source, snapshot, read.rules));
+          } else {
+            history = { timeline };
+            startClocks.set(d.id, clocksOut('LOG', fromLog, read.rules));
+          }
+        }
+        drivers.push({ driverId: d.id, start: { ...point, name }, availableAt, history, rules: read.rules, fuel: fuel.options, deadhead });
+      }
+      const load: CandidateLoad = {
+        stops,
+        legs: road.legs,
+        departureNotBefore: earliest,
+        averageSpeedMph: opts.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph,
+        restSites: read.sites,
+        nameNear: ports.nameNear,
+      };
+      let ranked: Candidate[];
+      try {
+        ranked = dispatchCandidates(load, drivers, body.sort ?? 'arrival');
+      } catch (err) {
+        if (isHosError(err)) throw invalid(err.message);
+        throw err;
+      }
+      const names = new Map(read.starts.map((d) => [d.id, d]));
+      const planOptions = { ...opts, distanceMethod: road.distanceMethod };
+      const loadId = read.load?.id ?? null;
+      const data = ranked.map((c) => {
+        const d = names.get(c.driverId)!;
+        const start = d.start!;
+        return {
+          driverId: c.driverId,
+          driverName: d.name,
+          feasible: c.feasible,
+          reasons: c.reasons,
+          deadheadMiles: c.deadheadMiles,
+          departureTime: c.departureTime,
+          arrivalTime: c.arrivalTime,
+          summary: c.summary ? { ...c.summary, distanceMethod: road.distanceMethod } : null,
+          start: { name: start.name || c.input.stops[0]!.name, latitude: start.latitude, longitude: start.longitude, source: start.source, at: new Date(start.at).toISOString(), routeId: start.routeId },
+          startClocks: startClocks.get(c.driverId) ?? null,
+          stops: c.plan ? c.plan.stops.slice(1) : [],
+          ...(body.includePlans && c.plan ? { segments: c.plan.segments } : {}),
+          planRequest: planRequestOf(c, loadId, planOptions) as unknown as Record<string, unknown>,
+        };
+      });
+      // Drivers whose location is unknown cannot be planned; they come last, saying so.
+      for (const d of read.starts.filter((s) => s.start === null)) {
+        data.push({
+          driverId: d.id,
+          driverName: d.name,
+          feasible: false,
+          reasons: ['no location is known for this driver: no route, no reported position; plan a route for them or report a position first'],
+          deadheadMiles: null as never,
+          departureTime: new Date(earliest).toISOString(),
+          arrivalTime: null,
+          summary: null,
+          start: null as never,
+          startClocks: null,
+          stops: [],
+          planRequest: null as never,
+        });
+      }
+      let planned: RouteRecord | null = null;
+      const best = data.find((c) => c.feasible);
+      if (body.planCandidate && best) planned = (await routes.plan(ctx, best.planRequest as unknown as PlanRequest)).record;
+      return { data, load: read.load ? { id: read.load.id, referenceNumber: read.load.referenceNumber } : null, planned };
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { FakeClock } from '../../../test/helpers/clock.js';
+import { DB_KINDS } from '../../../test/helpers/db.js';
+import { createApiKey, createDriver, createTenant, createUser, login, type TenantFixture } from '../../../test/helpers/factories.js';
+
+type Auth = Record<string, string>;
+interface CandidateOut {
+  driverId: string;
+  driverName: string;
+  feasible: boolean;
+  reasons: string[];
+  deadheadMiles: number | null;
+  departureTime: string;
+  arrivalTime: string | null;
+  summary: { totalDistanceMiles: number; hosViolations: number; appointmentsMissed: number; restStops: number; estimatedFuelCost: number } | null;
+  start: { name: string; latitude: number; longitude: number; source: string; at: string; routeId: string | null } | null;
+  startClocks: { source: string; hoursDriven: number; driveHoursRemaining: number } | null;
+  stops: { name: string; type: string; arrivalTime: string; withinWindow: boolean | null; lateByHours: number }[];
+  segments?: unknown[];
+  planRequest: Record<string, unknown> | null;
+}
+interface Answer {
+  data: CandidateOut[];
+  load: { id: string; referenceNumber: string } | null;
+  planned: { id: string; driverId: string; loadId: string | null; stops: unknown[]; segments: unknown[]; summary: Record<string, unknown> } | null;
+}
+
+const HOUR = 3_600_000;
+const NOW = '2026-05-04T13:00:00.000Z';
+const FORT_WORTH = { latitude: 32.7555, longitude: -97.3308 };
+const HOUSTON = { name: 'Houston, TX', latitude: 29.7604, longitude: -95.3698 };
+const DALLAS = { name: 'Dallas, TX', latitude: 32.7767, longitude: -96.797 };
+const OKC = { name: 'Oklahoma City, OK', latitude: 35.4676, longitude: -97.5164 };
+const DENTON = { name: 'Denton, TX', latitude: 33.2148, longitude: -97.1331 };
+const iso = (ms: number) => new Date(ms).toISOString();
+const at = (hours: number) => iso(Date.parse(NOW) + hours * HOUR);
+
+/** The load: picked up in Dallas from now, delivered in Oklahoma City by now + 9.5 h. */
+const LOAD_STOPS = [
+  { ...DALLAS, appointment: { earliest: NOW }, dockDurationHours: 1 },
+  { ...OKC, appointment: { latest: at(9.5) }, dockDurationHours: 1 },
+];
+
+describe.each(DB_KINDS)('dispatch candidates API (%s)', (kind) => {
+  let t: TestApp;
+  let clock: FakeClock;
+  let acme: TenantFixture;
+  let other: TenantFixture;
+  const ids = { near: '', far: '', tired: '', nowhere: '' };
+
+  const post = (auth: Auth, url: string, payload?: unknown) => t.app.inject({ method: 'POST', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  const candidates = async (payload: Record<string, unknown>, auth: Auth = acme.auth): Promise<Answer> => {
+    const res = await post(auth, '/api/v1/dispatch/candidates', payload);
+    expect(res.statusCode, res.body.slice(0, 600)).toBe(200);
+    return res.json<Answer>();
+  };
+
+  /** A route for the driver from `from` to `to`, planned and activated 30 h ago (the clock only moves forward). */
+  async function startRoute(driverId: string, from: { name: string; latitude: number; longitude: number }, to: { name: string; latitude: number; longitude: number }) {
+    const res = await post(acme.auth, '/api/v1/routes/plan', {
+      driverId,
+      stops: [
+        { ...from, type: 'ORIGIN' },
+        { ...to, type: 'DELIVERY' },
+      ],
+      driverState: { hoursDriven: 0, onDutyHours: 0, hoursSinceBreak: 0, cycleHoursUsed: 0 },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<{ id: string }>().id;
+    expect((await post(acme.auth, `/api/v1/routes/${id}/activate`)).statusCode).toBe(200);
+    return id;
+  }
+
+  beforeAll(async () => {
+    clock = new FakeClock(at(-30));
+    t = await buildTestApp(kind, { clock });
+    acme = await createTenant(t.app, { name: 'Acme Dispatch' });
+    other = await createTenant(t.app, { name: 'Other Dispatch' });
+    ids.near = (await createDriver(t.app, acme.auth, { firstName: 'Nora', lastName: 'Near' })).id;
+    ids.far = (await createDriver(t.app, acme.auth, { firstName: 'Frank', lastName: 'Far' })).id;
+    ids.tired = (await createDriver(t.app, acme.auth, { firstName: 'Tess', lastName: 'Tired' })).id;
+    ids.nowhere = (await createDriver(t.app, acme.auth, { firstName: 'Nils', lastName: 'Nowhere' })).id;
+    // Near: last reported at Fort Worth, 30 miles from the pickup. Far: ended a route in Houston.
+    const near = await startRoute(ids.near, DENTON, DALLAS);
+    const far = await startRoute(ids.far, DALLAS, HOUSTON);
+    const tired = await startRoute(ids.tired, DENTON, DALLAS);
+    clock.set(at(-2));
+    acme = { ...acme, ...(await signIn(acme)) };
+    expect((await post(acme.auth, `/api/v1/routes/${near}/positions`, FORT_WORTH)).statusCode).toBe(201);
+    for (const id of [near, far, tired]) expect((await post(acme.auth, `/api/v1/routes/${id}/complete`)).statusCode).toBe(200);
+    // Tired: 10 h of driving until 2 h ago: 1 h of driving left, 2 h of the 14-hour window.
+    for (const [status, hours] of [['ON_DUTY_DRIVING', -12], ['ON_DUTY_NOT_DRIVING', -2]] as const) {
+      const res = await post(acme.auth, `/api/v1/drivers/${ids.tired}/duty-status`, { status, at: at(hours) });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    clock.set(NOW);
+    // The owner's access token has expired over those hours: signed in again.
+    acme = { ...acme, ...(await signIn(acme)) };
+    other = { ...other, ...(await signIn(other)) };
+  });
+  const signIn = async (f: TenantFixture) => {
+    const token = await login(t.app, f.email, f.password);
+    return { token, auth: { authorization: `Bearer ${token}` } };
+  };
+  afterAll(async () => t?.close());
+
+  it('ranks the fresh near driver first, the far one second, and the tired one infeasible with the reason', async () => {
+    const answer = await candidates({ stops: LOAD_STOPS, driverIds: [ids.tired, ids.far, ids.near], includePlans: true });
+    expect(answer.data.map((c) => c.driverId)).toEqual([ids.near, ids.far, ids.tired]);
+    const [near, far, tired] = answer.data as [CandidateOut, CandidateOut, CandidateOut];
+    expect(near).toMatchObject({ feasible: true, reasons: [], driverName: 'Nora Near', start: { source: 'POSITION', latitude: FORT_WORTH.latitude } });
+    expect(near.deadheadMiles).toBeGreaterThan(20);
+    expect(near.deadheadMiles).toBeLessThan(40);
+    expect(far).toMatchObject({ feasible: true, reasons: [], start: { source: 'LAST_ROUTE', name: 'Houston, TX' } });
+    expect(far.deadheadMiles).toBeGreaterThan(200);
+    expect(Date.parse(near.arrivalTime!)).toBeLessThan(Date.parse(far.arrivalTime!));
+    for (const c of [near, far]) {
+      expect(c.summary).toMatchObject({ hosViolations: 0, appointmentsMissed: 0 });
+      expect(c.stops.map((s) => s.withinWindow)).toEqual([true, true]);
+      expect(c.startClocks).toMatchObject({ source: 'LOG', hoursDriven: 0 });
+    }
+    expect(tired.feasible).toBe(false);
+    expect(tired.startClocks).toMatchObject({ source: 'LOG', hoursDriven: 10, driveHoursRemaining: 1 });
+    expect(tired.reasons).toHaveLength(1);
+    expect(tired.reasons[0]).toMatch(/^arrives at the delivery at Oklahoma City, OK \d+ h( \d+ min)? after its window closes: a 10 h rest is due before the delivery at Oklahoma City, OK$/);
+    expect(tired.summary!.hosViolations).toBe(0);
+    expect(tired.stops[1]!.withinWindow).toBe(false);
+  });
+
+  it('plans the first candidate, by its planRequest or with planCandidate, to the plan it was shown', async () => {
+    const answer = await candidates({ stops: LOAD_STOPS, driverIds: [ids.tired, ids.far, ids.near], includePlans: true });
+    const best = answer.data[0]!;
+    const res = await post(acme.auth, '/api/v1/routes/plan', best.planRequest);
+    expect(res.statusCode, res.body).toBe(201);
+    const route = res.json<{ driverId: string; stops: (CandidateOut['stops'][number] & { departureTime: string })[]; segments: unknown[]; summary: Record<string, unknown> }>();
+    expect(route.driverId).toBe(ids.near);
+    expect(route.segments).toEqual(best.segments);
+    expect(route.stops.slice(1).map((s) => [s.name, s.arrivalTime, s.withinWindow])).toEqual(best.stops.map((s) => [s.name, s.arrivalTime, s.withinWindow]));
+    expect(route.summary).toEqual(best.summary);
+    // The near driver is now on that PLANNED route: she starts where it ends, when it arrives.
+    const again = await candidates({ stops: LOAD_STOPS, driverIds: [ids.near], planCandidate: true, includePlans: true });
+    expect(again.data[0]!.start).toMatchObject({ source: 'CURRENT_ROUTE', name: OKC.name });
+    expect(again.data[0]!.startClocks!.source).toBe('ROUTE_PLAN');
+    expect(again.data[0]!.departureTime).toBe(route.stops[route.stops.length - 1]!.departureTime);
+    if (again.data[0]!.feasible) {
+      expect(again.planned).toMatchObject({ driverId: ids.near });
+      expect(again.planned!.segments).toEqual(again.data[0]!.segments);
+    } else {
+      expect(again.planned).toBeNull();
+    }
+  });
+
+  it('covers a load by its id: the pickup not before scheduledPickup, the delivery by scheduledDelivery; planCandidate assigns it', async () => {
+    const load = await post(acme.auth, '/api/v1/loads', {
+      referenceNumber: `LD-${kind}-1`,
+      originAddress: 'Dallas, TX',
+      destinationAddress: 'Oklahoma City, OK',
+      scheduledPickup: at(1),
+      scheduledDelivery: at(10),
+    });
+    expect(load.statusCode, load.body).toBe(201);
+    const loadId = load.json<{ id: string }>().id;
+    const answer = await candidates({ loadId, driverIds: [ids.far, ids.tired], planCandidate: true });
+    expect(answer.load).toMatchObject({ id: loadId, referenceNumber: `LD-${kind}-1` });
+    const far = answer.data.find((c) => c.driverId === ids.far)!;
+    expect(far.feasible).toBe(true);
+    expect(far.stops[0]!.type).toBe('PICKUP');
+    expect(Date.parse(far.stops[0]!.arrivalTime)).toBeGreaterThanOrEqual(Date.parse(at(1)));
+    expect(far.planRequest).toMatchObject({ loadId, driverId: ids.far });
+    expect(answer.planned).toMatchObject({ driverId: ids.far, loadId });
+    const after = await t.app.inject({ method: 'GET', url: `/api/v1/loads/${loadId}`, headers: acme.auth });
+    expect(after.json<{ status: string }>().status).toBe('ASSIGNED');
+  });
+
+  it('considers every ACTIVE driver by default; a driver with no known location comes last, saying so', async () => {
+    const answer = await candidates({ stops: LOAD_STOPS, sort: 'deadhead' });
+    expect(answer.data.map((c) => c.driverId).sort()).toEqual(Object.values(ids).sort());
+    const last = answer.data[answer.data.length - 1]!;
+    expect(last).toMatchObject({ driverId: ids.nowhere, feasible: false, start: null, deadheadMiles: null, planRequest: null });
+    expect(last.reasons[0]).toMatch(/no location is known/);
+    const feasible = answer.data.filter((c) => c.feasible);
+    expect(feasible.map((c) => c.deadheadMiles)).toEqual([...feasible.map((c) => c.deadheadMiles)].sort((a, b) => a! - b!));
+  });
+
+  it('answers an API key as it answers a token', async () => {
+    const key = await createApiKey(t.app, acme);
+    const answer = await candidates({ stops: LOAD_STOPS, driverIds: [ids.near] }, { 'x-api-key': key.key });
+    expect(answer.data[0]!.driverId).toBe(ids.near);
+  });
+
+  it('refuses bad input with 400, another tenant’s drivers and loads with 404, a DRIVER user with 403', async () => {
+    const bad = async (payload: unknown, status: number, message: RegExp) => {
+      const res = await post(acme.auth, '/api/v1/dispatch/candidates', payload);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json<{ message: string }>().message).toMatch(message);
+    };
+    await bad({}, 400, /loadId or stops/);
+    await bad({ stops: LOAD_STOPS, loadId: 'ld_abc' }, 400, /loadId or stops/);
+    await bad({ stops: [DALLAS] }, 400, /Validation/);
+    await bad({ stops: LOAD_STOPS, sort: 'fastest' }, 400, /Validation/);
+    await bad({ stops: LOAD_STOPS, departureNotBefore: 'tomorrow' }, 400, /Validation/);
+    const stranger = (await createDriver(t.app, other.auth)).id;
+    await bad({ stops: LOAD_STOPS, driverIds: [ids.near, stranger] }, 404, /Driver .* not found/);
+    const foreignLoad = await post(other.auth, '/api/v1/loads', { referenceNumber: 'OTHER-1', originAddress: 'Dallas, TX', destinationAddress: 'Tulsa, OK' });
+    await bad({ loadId: foreignLoad.json<{ id: string }>().id }, 404, /Load not found/);
+    const driverUser = await createUser(t.app, t.mailer, acme, 'DRIVER', { driverId: ids.near });
+    const res = await post(driverUser.auth, '/api/v1/dispatch/candidates', { stops: LOAD_STOPS });
+    expect(res.statusCode).toBe(403);
+    const viewer = await createUser(t.app, t.mailer, acme, 'VIEWER');
+    expect((await post(viewer.auth, '/api/v1/dispatch/candidates', { stops: LOAD_STOPS, driverIds: [ids.near] })).statusCode).toBe(200);
+    expect((await post(viewer.auth, '/api/v1/dispatch/candidates', { stops: LOAD_STOPS, driverIds: [ids.near], planCandidate: true })).statusCode).toBe(403);
+  });
+});
