@@ -5,6 +5,7 @@ import integrations from './migrations/004_integrations.js';
 import integrationData from './migrations/005_integration_data.js';
 import integrationSyncOnce from './migrations/006_integration_sync_once.js';
 import routePlansJson from './migrations/007_route_plans_json.js';
+import routeRevisions from './migrations/008_route_revisions.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -21,6 +22,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '005_integration_data', sql: integrationData },
   { id: '006_integration_sync_once', sql: integrationSyncOnce },
   { id: '007_route_plans_json', sql: routePlansJson },
+  { id: '008_route_revisions', sql: routeRevisions },
 ];
 
 /**

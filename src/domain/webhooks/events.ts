@@ -7,6 +7,7 @@ export const WEBHOOK_EVENTS = [
   'route.activated',
   'route.completed',
   'route.cancelled',
+  'route.replanned',
   'driver.status_changed',
   'load.status_changed',
   'integration.sync_completed',

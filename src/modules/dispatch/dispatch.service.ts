@@ -12,7 +12,7 @@ import { evaluate, isHosError, limitsOf } from '../../domain/hos/index.js';
 import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
 import { ELD_CLOCKS_MAX_AGE_MS } from '../../domain/hos/eld-clocks.js';
 import type { ClockSnapshot, HosClocks, RuleSet } from '../../domain/hos/types.js';
-import type { PlanLeg, PlanStop, Point, RestSite, Segment } from '../../domain/planning/types.js';
+import type { PlanLeg, PlanStop, Point, Segment } from '../../domain/planning/types.js';
 import { forbidden, invalid, invalidState, notFound } from '../../lib/errors.js';
 import { can } from '../../plugins/policies.js';
 import type { TenantContext } from '../../plugins/context.js';
@@ -22,7 +22,7 @@ import { tenantRuleSet } from '../hos/hos.repository.js';
 import { HOS_HISTORY_MS, loadTimelines } from '../monitoring/monitoring.repository.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
 import { fuelOptions, roadLegs, type PlanRequest } from '../routes/routes.planning.js';
-import { findLoadForPlan, REST_SITE_TYPES_SQL, toRestSite, type LoadForPlan, type RestSiteRow } from '../routes/routes.related.js';
+import { findLoadForPlan, restSitesAndFuel, type LoadForPlan } from '../routes/routes.related.js';
 import type { RouteRecord } from '../routes/routes.repository.js';
 import { PLAN_DEFAULTS } from '../routes/routes.schemas.js';
 import { routesService } from '../routes/routes.service.js';
@@ -195,14 +195,8 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
           free,
           new Date(earliest - ELD_CLOCKS_MAX_AGE_MS),
         ]);
-        const { rows: site } = await tx.query<{ sites: RestSiteRow[]; fuel_integrations: boolean }>(
-          `SELECT (SELECT coalesce(json_agg(json_build_object('name', name, 'type', type, 'latitude', latitude, 'longitude', longitude,
-                                                          'amenities', amenities, 'fuel_discount_per_gallon', fuel_discount_per_gallon)), '[]'::json)
-                     FROM locations WHERE tenant_id = $1 AND type IN ${REST_SITE_TYPES_SQL}) AS sites,
-                  EXISTS (SELECT 1 FROM integrations WHERE tenant_id = $1 AND category = 'FUEL' AND status <> 'DISABLED') AS fuel_integrations`,
-          [ctx.tenantId],
-        );
-        return { load, starts, rules, timelines, eld: new Map(eld.rows.map((r) => [r.driver_id as string, toEldClocks(r)])), sites: json<RestSiteRow[]>(site[0]!.sites).map(toRestSite) as RestSite[], fuelIntegrations: site[0]!.fuel_integrations };
+        const { sites, fuelIntegrations } = await restSitesAndFuel(tx, ctx.tenantId);
+        return { load, starts, rules, timelines, eld: new Map(eld.rows.map((r) => [r.driver_id as string, toEldClocks(r)])), sites, fuelIntegrations };
       });
 
       const stops = loadStops(body, read.load, ports);

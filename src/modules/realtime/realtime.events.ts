@@ -10,6 +10,8 @@ export const SSE_EVENT_NAMES: Readonly<Record<string, string>> = {
   'alert.created': 'alert',
   'alert.updated': 'alert_updated',
   'alert.resolved': 'alert_resolved',
+  // A re-plan changes what the alerts are measured against: clients of the alert stream hear of it.
+  'route.replanned': 'route_replanned',
 };
 
 
@@ -22,6 +24,7 @@ export const SOCKET_EVENT_NAMES: Readonly<Record<string, string>> = {
   'route.activated': 'route:updated',
   'route.completed': 'route:updated',
   'route.cancelled': 'route:updated',
+  'route.replanned': 'route:updated',
 };
 
 /** The status a route event leaves the plan in (route.planned's payload does not carry one). */
@@ -30,6 +33,7 @@ const ROUTE_STATUS: Readonly<Record<string, string>> = {
   'route.activated': 'ACTIVE',
   'route.completed': 'COMPLETED',
   'route.cancelled': 'CANCELLED',
+  'route.replanned': 'ACTIVE',
 };
 
 /** A frame ready to send: its stream position, the channel's event name and the data. */

@@ -120,3 +120,16 @@ export async function listPositions(tx: Tx, tenantId: string, routeId: string, l
   );
   return rows.map(toPosition);
 }
+
+/** The tenant's rest sites and whether it has a fuel price integration to ask (not DISABLED), in one statement. */
+export async function restSitesAndFuel(tx: Tx, tenantId: string): Promise<{ sites: RestSite[]; fuelIntegrations: boolean }> {
+  const { rows } = await tx.query<{ sites: RestSiteRow[] | string; fuel_integrations: boolean }>(
+    `SELECT (SELECT coalesce(json_agg(json_build_object('name', name, 'type', type, 'latitude', latitude, 'longitude', longitude,
+                                                      'amenities', amenities, 'fuel_discount_per_gallon', fuel_discount_per_gallon)), '[]'::json)
+               FROM locations WHERE tenant_id = $1 AND type IN ${REST_SITE_TYPES_SQL}) AS sites,
+            EXISTS (SELECT 1 FROM integrations WHERE tenant_id = $1 AND category = 'FUEL' AND status <> 'DISABLED') AS fuel_integrations`,
+    [tenantId],
+  );
+  const sites = typeof rows[0]!.sites === 'string' ? (JSON.parse(rows[0]!.sites) as RestSiteRow[]) : rows[0]!.sites;
+  return { sites: sites.map(toRestSite), fuelIntegrations: rows[0]!.fuel_integrations };
+}

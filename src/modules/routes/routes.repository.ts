@@ -28,6 +28,12 @@ export interface RouteRecord {
   completedAt: string | null;
   cancelledAt: string | null;
   cancelReason: string | null;
+  /** The plan's revision: 1 as planned, +1 at every re-plan. */
+  revision: number;
+  /** When and by whom the current revision was made, and why (null for revision 1). */
+  revisedAt: string | null;
+  revisedBy: string | null;
+  revisionReason: string | null;
 }
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
@@ -54,6 +60,10 @@ export function toRoute(r: Record<string, unknown>): RouteRecord {
     completedAt: isoOrNull(r.completed_at),
     cancelledAt: isoOrNull(r.cancelled_at),
     cancelReason: (r.cancel_reason as string | null) ?? null,
+    revision: r.revision === undefined ? 1 : Number(r.revision),
+    revisedAt: isoOrNull(r.revised_at),
+    revisedBy: (r.revised_by as string | null) ?? null,
+    revisionReason: (r.revision_reason as string | null) ?? null,
   };
 }
 
@@ -123,6 +133,10 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
     completedAt: null,
     cancelledAt: null,
     cancelReason: null,
+    revision: 1,
+    revisedAt: null,
+    revisedBy: null,
+    revisionReason: null,
   };
   // The API's answer (RoutePlan), built around the JSON just made for the columns rather than serialized
   // again from the same objects: the plan is most of the answer (~25 KB). The fields and values are those
@@ -135,7 +149,8 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
     `{"id":${q(record.id)},"status":"PLANNED","driverId":${q(record.driverId)},"vehicleId":${q(record.vehicleId)},"loadId":${q(record.loadId)},` +
     `"departureTime":${q(record.departureTime)},"arrivalTime":${q(record.arrivalTime)},"distanceMethod":${q(record.distanceMethod)},` +
     `"summary":${q(summaryInOrder)},"stops":${stopsJson},"segments":${segmentsJson},"warnings":${q(record.warnings)},` +
-    `"createdAt":${q(record.createdAt)},"updatedAt":${q(record.updatedAt)},"activatedAt":null,"completedAt":null,"cancelledAt":null,"cancelReason":null}`;
+    `"createdAt":${q(record.createdAt)},"updatedAt":${q(record.updatedAt)},"activatedAt":null,"completedAt":null,"cancelledAt":null,"cancelReason":null,` +
+    `"revision":1,"revisedAt":null,"revisedBy":null,"revisionReason":null}`;
   return { statement, record, json };
 }
 
@@ -178,7 +193,7 @@ export async function listRoutes(
     tx,
     {
       select: `r.id, r.status, r.driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
-               r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason,
+               r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason, r.revision,
                d.first_name AS driver_first_name, d.last_name AS driver_last_name, v.unit_number AS vehicle_unit,
                ${POSITION_COLUMNS.map((c) => `lp.${c} AS lp_${c}`).join(', ')}`,
       // The newest position per route, by the index on (tenant_id, route_id, recorded_at DESC).

@@ -4,7 +4,8 @@ import type { Deps } from '../../deps.js';
 import { EmptyBody, IdParam, TENANT_SECURITY, errorResponses } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
 import type { PlanningPorts } from './planning-ports.js';
-import { CancelBody, PlanRouteBody, Position, PositionBody, RouteListQuery, RoutePage, RoutePlan } from './routes.schemas.js';
+import { CancelBody, PlanRouteBody, Position, PositionBody, ReplanAnswer, ReplanBody, ReplanQuery, RevisionList, RouteListQuery, RoutePage, RoutePlan } from './routes.schemas.js';
+import type { ReplanRequest } from './routes.replan.js';
 import { routesService } from './routes.service.js';
 
 export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: PlanningPorts): void {
@@ -100,5 +101,50 @@ export function routesRoutes(fastify: FastifyInstance, deps: Deps, ports: Planni
       },
     },
     async (request) => routes.positions(tenantCtx(request), request.params.planId, request.query.limit ?? 100),
+  );
+
+  app.post(
+    '/api/v1/routes/:planId/replan',
+    {
+      config: write,
+      schema: {
+        operationId: 'replanRoute',
+        tags,
+        security,
+        summary: 'Re-plan an ACTIVE route from the truck’s position and the driver’s clocks now (preview or apply; webhook route.replanned)',
+        description:
+          'Plans the stops not yet completed again from the last reported position (or `position`) with the driver’s current clocks (the ELD’s when an integration reported them recently, else the duty-status log), with the route’s own options (overridable). With `?preview=true` (or `"preview": true`) nothing changes. Otherwise the new plan becomes the route’s current plan (revision + 1), the old one is kept (GET /routes/{planId}/revisions), `route.replanned` goes to webhooks, SSE and Socket.IO, and monitoring checks the route against the new plan at its next pass. Completed stops and the driven part stay as they were.',
+        params,
+        querystring: ReplanQuery,
+        body: ReplanBody,
+        response: { 200: ReplanAnswer, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const body = (request.body ?? {}) as ReplanRequest;
+      return routes.replan(tenantCtx(request), request.params.planId, { ...body, preview: request.query.preview === true || body.preview === true });
+    },
+  );
+
+  app.get(
+    '/api/v1/routes/:planId/revisions',
+    { config: read, schema: { operationId: 'listRouteRevisions', tags, security, summary: 'The route’s plans, oldest first: revision 1 as planned, one more per re-plan; the last is current', params, response: { 200: RevisionList, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => routes.revisions(tenantCtx(request), request.params.planId),
+  );
+
+  app.get(
+    '/api/v1/routes/:planId/revisions/:revision',
+    {
+      config: read,
+      schema: {
+        operationId: 'getRouteRevision',
+        tags,
+        security,
+        summary: 'One revision of the route’s plan, whole (stops, segments, summary) as it was',
+        params: Type.Object({ planId: params.properties.planId, revision: Type.Integer({ minimum: 1, maximum: 100000 }) }, { additionalProperties: false }),
+        response: { 200: RoutePlan, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => routes.revision(tenantCtx(request), request.params.planId, request.params.revision),
   );
 }

@@ -236,6 +236,10 @@ export const RoutePlan = Type.Object({
   completedAt: NullableTimestamp,
   cancelledAt: NullableTimestamp,
   cancelReason: Type.Union([Type.String(), Type.Null()]),
+  revision: Type.Integer({ minimum: 1, description: 'The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them)' }),
+  revisedAt: Type.Union([Timestamp, Type.Null()], { description: 'When the current revision was made by a re-plan; null for revision 1' }),
+  revisedBy: Type.Union([Type.String(), Type.Null()], { description: 'The user (or API key’s user) who re-planned; null for revision 1' }),
+  revisionReason: Type.Union([Type.String(), Type.Null()], { description: 'Why the route was re-planned, as given; null for revision 1' }),
 });
 
 
@@ -272,7 +276,7 @@ export const Position = Type.Object({
 });
 
 export const RouteListItem = Type.Composite([
-  Type.Pick(RoutePlan, ['id', 'status', 'driverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt']),
+  Type.Pick(RoutePlan, ['id', 'status', 'driverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt', 'revision']),
   Type.Object({
     driverName: Type.String({ description: 'The driver’s first and last name' }),
     vehicleUnit: Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s unit number; null without a vehicle' }),
@@ -280,3 +284,90 @@ export const RouteListItem = Type.Composite([
   }),
 ]);
 export const RoutePage = Page(RouteListItem);
+
+export const ReplanQuery = Type.Object(
+  { preview: Type.Optional(Type.Boolean({ description: 'true: return the new plan and what changed without changing anything (also `"preview": true` in the body)' })) },
+  { additionalProperties: false },
+);
+
+export const ReplanBody = Type.Union([
+  Type.Object(
+    {
+      preview: Type.Optional(Type.Boolean({ description: 'Return the new plan and the difference without changing anything. Default: false.' })),
+      reason: Type.Optional(Str(500, { min: 1 })),
+      position: Type.Optional(
+        Type.Object({ latitude: Latitude, longitude: Longitude }, { additionalProperties: false, description: 'Where the truck is now. Default: its last reported position (400 when none was reported).' }),
+      ),
+      nextStop: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 24, description: 'The index (from 0) of the first stop not yet completed. Default: worked out from the position on the plan (a stop the truck is at or past counts as completed).' }),
+      ),
+      options: Type.Optional(Type.Omit(PlanOptions, ['optimizeStopOrder'], { additionalProperties: false, description: 'Planning options; each one omitted is the route’s own (as it was planned). startingFuelGallons defaults to the fuel level reported with the position.' })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+
+const StopOnPlan = Type.Object({
+  kind: Type.Union(['rest', 'break', 'restart', 'fuel'].map((k) => Type.Literal(k))),
+  location: Type.String(),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  startTime: Timestamp,
+  durationHours: Type.Number(),
+});
+const TripPart = Type.Object({ distanceMiles: Type.Number(), driveHours: Type.Number(), arrivalTime: Timestamp, restStops: Type.Integer(), fuelStops: Type.Integer() });
+
+export const ReplanChanges = Type.Object({
+  stops: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      sequence: Type.Integer(),
+      name: Type.String(),
+      type: Type.String(),
+      appointment: Appointment,
+      oldArrivalTime: Timestamp,
+      newArrivalTime: Timestamp,
+      changeHours: Type.Number({ description: 'New ETA minus old, hours (positive: later)' }),
+      oldWithinWindow: Type.Union([Type.Boolean(), Type.Null()]),
+      newWithinWindow: Type.Union([Type.Boolean(), Type.Null()]),
+      outcome: Type.Union([Type.Literal('KEPT'), Type.Literal('MISSED'), Type.Literal('NO_WINDOW')], { description: 'Whether the stop’s appointment is kept by the new plan' }),
+    }),
+    { description: 'Each remaining stop: its old and new ETA and whether its appointment is now kept or missed' },
+  ),
+  added: Type.Array(StopOnPlan, { description: 'Rests, breaks and fuel stops the new plan has that the old one did not (ahead of the truck)' }),
+  removed: Type.Array(StopOnPlan, { description: 'Rests, breaks and fuel stops of the old plan (ahead of the truck) the new one no longer has' }),
+  before: Type.Composite([TripPart], { description: 'The rest of the trip, from where the truck is, on the old plan' }),
+  after: Type.Composite([TripPart], { description: 'The rest of the trip on the new plan' }),
+});
+
+export const ReplanAnswer = Type.Object({
+  preview: Type.Boolean(),
+  route: RoutePlan,
+  changes: ReplanChanges,
+  start: Type.Object({
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    name: Type.String(),
+    source: Type.Union([Type.Literal('POSITION'), Type.Literal('REQUEST')]),
+    recordedAt: Timestamp,
+    completedStops: Type.Integer({ description: 'Stops completed (kept as they were): the re-plan covers the others' }),
+    offPlanMiles: Type.Number({ description: 'How far the start is from the old plan’s path' }),
+    clocks: Type.Object({ source: Type.String({ description: 'LOG, or the ELD integration that reported them' }), hoursDriven: Type.Number(), onDutyHours: Type.Number(), hoursSinceBreak: Type.Number(), cycleHoursUsed: Type.Number() }),
+  }),
+});
+
+export const RevisionItem = Type.Object({
+  revision: Type.Integer({ minimum: 1 }),
+  current: Type.Boolean(),
+  createdAt: Timestamp,
+  createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdByName: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  departureTime: Timestamp,
+  arrivalTime: Timestamp,
+  supersededAt: NullableTimestamp,
+  summary: RouteSummary,
+  stops: Type.Array(StopEtaSchema),
+});
+export const RevisionList = Type.Object({ data: Type.Array(RevisionItem, { description: 'Oldest first; the last is the current plan' }) });

@@ -12,6 +12,7 @@ import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops,
 import { changeLoadStatus, findVehicleForPlan, insertPosition, listPositions } from './routes.related.js';
 import { findRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { PLAN_DEFAULTS } from './routes.schemas.js';
+import { replanning } from './routes.replan.js';
 
 export const DEFAULT_FUEL_PRICE = PLAN_DEFAULTS.fuelPricePerGallon;
 
@@ -35,7 +36,13 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
     return route;
   }
 
+  const replans = replanning(deps, ports, routeFor);
+
   return {
+    replan: replans.replan,
+    revisions: replans.revisions,
+    revision: replans.revision,
+
     /**
      * Plans a route: reads and checks the assignees, orders the stops, measures the legs, prices the
      * fuel, runs the planner, and stores the plan (PLANNED) with its event.

@@ -1323,6 +1323,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/routes/{planId}/replan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-plan an ACTIVE route from the truck’s position and the driver’s clocks now (preview or apply; webhook route.replanned)
+         * @description Plans the stops not yet completed again from the last reported position (or `position`) with the driver’s current clocks (the ELD’s when an integration reported them recently, else the duty-status log), with the route’s own options (overridable). With `?preview=true` (or `"preview": true`) nothing changes. Otherwise the new plan becomes the route’s current plan (revision + 1), the old one is kept (GET /routes/{planId}/revisions), `route.replanned` goes to webhooks, SSE and Socket.IO, and monitoring checks the route against the new plan at its next pass. Completed stops and the driven part stay as they were.
+         */
+        post: operations["replanRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/routes/{planId}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The route’s plans, oldest first: revision 1 as planned, one more per re-plan; the last is current */
+        get: operations["listRouteRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/routes/{planId}/revisions/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One revision of the route’s plan, whole (stops, segments, summary) as it was */
+        get: operations["getRouteRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dispatch/candidates": {
         parameters: {
             query?: never;
@@ -10611,7 +10665,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTTPS URL that receives the POSTs (public address only) */
                     url: string;
-                    events: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "*")[];
+                    events: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "route.replanned" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "*")[];
                     /** @description Signing secret of your choice (write-only): 16–256 printable ASCII characters without spaces, any form, whsec_… included. Generated (whsec_ + base64 of 32 random bytes) and returned once when omitted. X-Service-Signature is keyed with the secret's UTF-8 bytes exactly as given. webhook-signature (Standard Webhooks) is keyed with the decoded bytes when the secret is whsec_ followed by valid base64 (padding optional) of 24 to 64 bytes, as Standard Webhooks libraries key their secrets; any other secret, including a whsec_ one whose rest is not such base64, keys it with its UTF-8 bytes exactly as given, prefix included. */
                     secret?: string;
                     description?: string;
@@ -10871,7 +10925,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTTPS URL that receives the POSTs (public address only) */
                     url?: string;
-                    events?: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "*")[];
+                    events?: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "route.replanned" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "*")[];
                     description?: string | null;
                     status?: "ACTIVE" | "DISABLED";
                 };
@@ -13779,6 +13833,14 @@ export interface operations {
                         completedAt: string | null;
                         cancelledAt: string | null;
                         cancelReason: string | null;
+                        /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                        revision: number;
+                        /** @description When the current revision was made by a re-plan; null for revision 1 */
+                        revisedAt: string | null;
+                        /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                        revisedBy: string | null;
+                        /** @description Why the route was re-planned, as given; null for revision 1 */
+                        revisionReason: string | null;
                     };
                 };
             };
@@ -13942,6 +14004,8 @@ export interface operations {
                             activatedAt: string | null;
                             completedAt: string | null;
                             cancelledAt: string | null;
+                            /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                            revision: number;
                             /** @description The driver’s first and last name */
                             driverName: string;
                             /** @description The vehicle’s unit number; null without a vehicle */
@@ -14302,6 +14366,14 @@ export interface operations {
                         completedAt: string | null;
                         cancelledAt: string | null;
                         cancelReason: string | null;
+                        /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                        revision: number;
+                        /** @description When the current revision was made by a re-plan; null for revision 1 */
+                        revisedAt: string | null;
+                        /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                        revisedBy: string | null;
+                        /** @description Why the route was re-planned, as given; null for revision 1 */
+                        revisionReason: string | null;
                     };
                 };
             };
@@ -14663,6 +14735,14 @@ export interface operations {
                         completedAt: string | null;
                         cancelledAt: string | null;
                         cancelReason: string | null;
+                        /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                        revision: number;
+                        /** @description When the current revision was made by a re-plan; null for revision 1 */
+                        revisedAt: string | null;
+                        /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                        revisedBy: string | null;
+                        /** @description Why the route was re-planned, as given; null for revision 1 */
+                        revisionReason: string | null;
                     };
                 };
             };
@@ -15024,6 +15104,14 @@ export interface operations {
                         completedAt: string | null;
                         cancelledAt: string | null;
                         cancelReason: string | null;
+                        /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                        revision: number;
+                        /** @description When the current revision was made by a re-plan; null for revision 1 */
+                        revisedAt: string | null;
+                        /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                        revisedBy: string | null;
+                        /** @description Why the route was re-planned, as given; null for revision 1 */
+                        revisionReason: string | null;
                     };
                 };
             };
@@ -15387,6 +15475,14 @@ export interface operations {
                         completedAt: string | null;
                         cancelledAt: string | null;
                         cancelReason: string | null;
+                        /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                        revision: number;
+                        /** @description When the current revision was made by a re-plan; null for revision 1 */
+                        revisedAt: string | null;
+                        /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                        revisedBy: string | null;
+                        /** @description Why the route was re-planned, as given; null for revision 1 */
+                        revisionReason: string | null;
                     };
                 };
             };
@@ -15673,6 +15769,1057 @@ export interface operations {
                         source: string;
                         /** Format: date-time */
                         createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    replanRoute: {
+        parameters: {
+            query?: {
+                /** @description true: return the new plan and what changed without changing anything (also `"preview": true` in the body) */
+                preview?: boolean;
+            };
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Return the new plan and the difference without changing anything. Default: false. */
+                    preview?: boolean;
+                    reason?: string;
+                    /** @description Where the truck is now. Default: its last reported position (400 when none was reported). */
+                    position?: {
+                        latitude: number;
+                        longitude: number;
+                    };
+                    /** @description The index (from 0) of the first stop not yet completed. Default: worked out from the position on the plan (a stop the truck is at or past counts as completed). */
+                    nextStop?: number;
+                    /** @description Planning options; each one omitted is the route’s own (as it was planned). startingFuelGallons defaults to the fuel level reported with the position. */
+                    options?: {
+                        /**
+                         * @description Average driving speed in mph, used to turn distance into drive time. Default: 55.
+                         * @default 55
+                         */
+                        averageSpeedMph?: number;
+                        /** @description How leg distances are measured. haversine: great-circle (straight-line) miles, offline; road distances run longer (median +13 % on published US city pairs), and the plan warns so. haversine_road: great-circle × a road factor (1.13) calibrated on published US road distances, offline; median error about 4 % (worst 20 %) on published US road distances. osrm: real road distances from the OSRM server at OSRM_URL (400 when it is not set). Default: the server’s DISTANCE_METHOD setting, which is haversine unless set. */
+                        distanceMethod?: "haversine" | "haversine_road" | "osrm";
+                        /**
+                         * @description Insert fuel stops where the tank would run low. Default: true.
+                         * @default true
+                         */
+                        includeFuelStops?: boolean;
+                        /** @description Usable tank size in gallons. Default: the vehicle's fuelTankGallons when vehicleId is given, otherwise 150. */
+                        fuelTankGallons?: number;
+                        /** @description Fuel economy in miles per gallon. Default: the vehicle's mpg when vehicleId is given, otherwise 6.5. */
+                        mpg?: number;
+                        /** @description Fuel in the tank at departure, in gallons; at most the tank size. Default: a full tank (fuelTankGallons). */
+                        startingFuelGallons?: number;
+                        /**
+                         * @description Diesel price in USD per gallon wherever no station price is known (no fuel integration, or a pump without a price). Default: 3.85.
+                         * @default 3.85
+                         */
+                        fuelPricePerGallon?: number;
+                    };
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        preview: boolean;
+                        route: {
+                            id: string;
+                            status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
+                            driverId: string;
+                            vehicleId: string | null;
+                            loadId: string | null;
+                            /** Format: date-time */
+                            departureTime: string;
+                            /** Format: date-time */
+                            arrivalTime: string;
+                            /** @description The distance method the plan used (the same as summary.distanceMethod). */
+                            distanceMethod: string;
+                            summary: {
+                                totalDistanceMiles: number;
+                                totalDriveHours: number;
+                                totalOnDutyHours: number;
+                                totalRestHours: number;
+                                totalTripHours: number;
+                                restStops: number;
+                                breaks: number;
+                                fuelStops: number;
+                                /** @description Cost of the fuel the trip burns (totalDistanceMiles / mpg): the fuel in the tank at departure priced at options.fuelPricePerGallon (default 3.85), each purchase at its planned price, the tank priced at its running weighted average. Not what is bought at the stops (fuelPurchasedCost). */
+                                estimatedFuelCost: number;
+                                /** @description Fuel the trip burns: totalDistanceMiles / mpg (absent on plans made before it was reported). */
+                                fuelBurnedGallons?: number;
+                                /** @description Fuel bought at the planned fuel stops (the sum of the fuel segments’ gallons). */
+                                fuelPurchasedGallons?: number;
+                                /** @description What the planned fuel stops cost (the sum of the fuel segments’ cost); 0 without fuel stops. */
+                                fuelPurchasedCost?: number;
+                                hosViolations: number;
+                                appointmentsMissed: number;
+                                /** @description The distance method the plan used (haversine, haversine_road or osrm; haversine when osrm was asked for and the mapping service did not answer). */
+                                distanceMethod: string;
+                            };
+                            stops: {
+                                sequence: number;
+                                name: string;
+                                type: string;
+                                latitude: number;
+                                longitude: number;
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** Format: date-time */
+                                departureTime: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                                withinWindow: boolean | null;
+                                lateByHours: number;
+                                /** @description IANA time zone of the stop (e.g. America/Chicago), from its coordinates */
+                                timeZone?: string;
+                                /** @description The arrival in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localArrivalTime?: string;
+                                /** @description The departure in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localDepartureTime?: string;
+                                /** @description How the stop was placed */
+                                resolution?: {
+                                    /** @description The place the address was matched to ("Dallas, TX", "Dallas, TX 75201"); null when coordinates were given */
+                                    matched: string | null;
+                                    /** @description CITY: a city centre (also a street address whose street could not be placed: the offline geocoder places none); ZIP: a ZIP code centroid; COORDINATES: latitude/longitude given; ADDRESS: the street address itself (reserved for a street-level geocoder) */
+                                    precision: "ADDRESS" | "ZIP" | "CITY" | "COORDINATES";
+                                    latitude: number;
+                                    longitude: number;
+                                };
+                            }[];
+                            segments: ({
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "drive";
+                                from: {
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                    time_zone?: string;
+                                };
+                                to: {
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                    time_zone?: string;
+                                };
+                                distance_miles: number;
+                                /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "rest";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                rest_type: "full_rest" | "partial_rest" | "break";
+                                /** @description true for a 34-hour restart (rest_type full_rest), which also resets the 60/70-hour cycle; absent on plans recorded before it existed */
+                                restart?: boolean;
+                                duty_status: string;
+                                reason: string;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "dock";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                stop_type: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "fuel";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                gallons: number;
+                                price_per_gallon: number;
+                                cost: number;
+                            } | {
+                                sequence: number;
+                                /** Format: date-time */
+                                start_time: string;
+                                /** Format: date-time */
+                                end_time: string;
+                                duration_hours: number;
+                                hos_state_after: {
+                                    hours_driven: number;
+                                    on_duty_hours: number;
+                                    hours_since_break: number;
+                                    drive_hours_remaining: number;
+                                    duty_hours_remaining: number;
+                                    cycle_hours_used: number;
+                                    cycle_hours_remaining: number;
+                                };
+                                /** @enum {string} */
+                                type: "wait";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                                /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_start_time?: string;
+                                /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                local_end_time?: string;
+                                reason: string;
+                            })[];
+                            warnings: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            activatedAt: string | null;
+                            completedAt: string | null;
+                            cancelledAt: string | null;
+                            cancelReason: string | null;
+                            /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                            revision: number;
+                            /** @description When the current revision was made by a re-plan; null for revision 1 */
+                            revisedAt: string | null;
+                            /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                            revisedBy: string | null;
+                            /** @description Why the route was re-planned, as given; null for revision 1 */
+                            revisionReason: string | null;
+                        };
+                        changes: {
+                            /** @description Each remaining stop: its old and new ETA and whether its appointment is now kept or missed */
+                            stops: {
+                                index: number;
+                                sequence: number;
+                                name: string;
+                                type: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                oldArrivalTime: string;
+                                /** Format: date-time */
+                                newArrivalTime: string;
+                                /** @description New ETA minus old, hours (positive: later) */
+                                changeHours: number;
+                                oldWithinWindow: boolean | null;
+                                newWithinWindow: boolean | null;
+                                /** @description Whether the stop’s appointment is kept by the new plan */
+                                outcome: "KEPT" | "MISSED" | "NO_WINDOW";
+                            }[];
+                            /** @description Rests, breaks and fuel stops the new plan has that the old one did not (ahead of the truck) */
+                            added: {
+                                kind: "rest" | "break" | "restart" | "fuel";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** Format: date-time */
+                                startTime: string;
+                                durationHours: number;
+                            }[];
+                            /** @description Rests, breaks and fuel stops of the old plan (ahead of the truck) the new one no longer has */
+                            removed: {
+                                kind: "rest" | "break" | "restart" | "fuel";
+                                location: string;
+                                latitude: number;
+                                longitude: number;
+                                /** Format: date-time */
+                                startTime: string;
+                                durationHours: number;
+                            }[];
+                            /** @description The rest of the trip, from where the truck is, on the old plan */
+                            before: {
+                                distanceMiles: number;
+                                driveHours: number;
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                restStops: number;
+                                fuelStops: number;
+                            };
+                            /** @description The rest of the trip on the new plan */
+                            after: {
+                                distanceMiles: number;
+                                driveHours: number;
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                restStops: number;
+                                fuelStops: number;
+                            };
+                        };
+                        start: {
+                            latitude: number;
+                            longitude: number;
+                            name: string;
+                            source: "POSITION" | "REQUEST";
+                            /** Format: date-time */
+                            recordedAt: string;
+                            /** @description Stops completed (kept as they were): the re-plan covers the others */
+                            completedStops: number;
+                            /** @description How far the start is from the old plan’s path */
+                            offPlanMiles: number;
+                            clocks: {
+                                /** @description LOG, or the ELD integration that reported them */
+                                source: string;
+                                hoursDriven: number;
+                                onDutyHours: number;
+                                hoursSinceBreak: number;
+                                cycleHoursUsed: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    listRouteRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first; the last is the current plan */
+                        data: {
+                            revision: number;
+                            current: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            createdByName: string | null;
+                            reason: string | null;
+                            /** Format: date-time */
+                            departureTime: string;
+                            /** Format: date-time */
+                            arrivalTime: string;
+                            supersededAt: string | null;
+                            summary: {
+                                totalDistanceMiles: number;
+                                totalDriveHours: number;
+                                totalOnDutyHours: number;
+                                totalRestHours: number;
+                                totalTripHours: number;
+                                restStops: number;
+                                breaks: number;
+                                fuelStops: number;
+                                /** @description Cost of the fuel the trip burns (totalDistanceMiles / mpg): the fuel in the tank at departure priced at options.fuelPricePerGallon (default 3.85), each purchase at its planned price, the tank priced at its running weighted average. Not what is bought at the stops (fuelPurchasedCost). */
+                                estimatedFuelCost: number;
+                                /** @description Fuel the trip burns: totalDistanceMiles / mpg (absent on plans made before it was reported). */
+                                fuelBurnedGallons?: number;
+                                /** @description Fuel bought at the planned fuel stops (the sum of the fuel segments’ gallons). */
+                                fuelPurchasedGallons?: number;
+                                /** @description What the planned fuel stops cost (the sum of the fuel segments’ cost); 0 without fuel stops. */
+                                fuelPurchasedCost?: number;
+                                hosViolations: number;
+                                appointmentsMissed: number;
+                                /** @description The distance method the plan used (haversine, haversine_road or osrm; haversine when osrm was asked for and the mapping service did not answer). */
+                                distanceMethod: string;
+                            };
+                            stops: {
+                                sequence: number;
+                                name: string;
+                                type: string;
+                                latitude: number;
+                                longitude: number;
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** Format: date-time */
+                                departureTime: string;
+                                appointment: {
+                                    earliest: string | null;
+                                    latest: string | null;
+                                } | null;
+                                withinWindow: boolean | null;
+                                lateByHours: number;
+                                /** @description IANA time zone of the stop (e.g. America/Chicago), from its coordinates */
+                                timeZone?: string;
+                                /** @description The arrival in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localArrivalTime?: string;
+                                /** @description The departure in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                                localDepartureTime?: string;
+                                /** @description How the stop was placed */
+                                resolution?: {
+                                    /** @description The place the address was matched to ("Dallas, TX", "Dallas, TX 75201"); null when coordinates were given */
+                                    matched: string | null;
+                                    /** @description CITY: a city centre (also a street address whose street could not be placed: the offline geocoder places none); ZIP: a ZIP code centroid; COORDINATES: latitude/longitude given; ADDRESS: the street address itself (reserved for a street-level geocoder) */
+                                    precision: "ADDRESS" | "ZIP" | "CITY" | "COORDINATES";
+                                    latitude: number;
+                                    longitude: number;
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    getRouteRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
+                        driverId: string;
+                        vehicleId: string | null;
+                        loadId: string | null;
+                        /** Format: date-time */
+                        departureTime: string;
+                        /** Format: date-time */
+                        arrivalTime: string;
+                        /** @description The distance method the plan used (the same as summary.distanceMethod). */
+                        distanceMethod: string;
+                        summary: {
+                            totalDistanceMiles: number;
+                            totalDriveHours: number;
+                            totalOnDutyHours: number;
+                            totalRestHours: number;
+                            totalTripHours: number;
+                            restStops: number;
+                            breaks: number;
+                            fuelStops: number;
+                            /** @description Cost of the fuel the trip burns (totalDistanceMiles / mpg): the fuel in the tank at departure priced at options.fuelPricePerGallon (default 3.85), each purchase at its planned price, the tank priced at its running weighted average. Not what is bought at the stops (fuelPurchasedCost). */
+                            estimatedFuelCost: number;
+                            /** @description Fuel the trip burns: totalDistanceMiles / mpg (absent on plans made before it was reported). */
+                            fuelBurnedGallons?: number;
+                            /** @description Fuel bought at the planned fuel stops (the sum of the fuel segments’ gallons). */
+                            fuelPurchasedGallons?: number;
+                            /** @description What the planned fuel stops cost (the sum of the fuel segments’ cost); 0 without fuel stops. */
+                            fuelPurchasedCost?: number;
+                            hosViolations: number;
+                            appointmentsMissed: number;
+                            /** @description The distance method the plan used (haversine, haversine_road or osrm; haversine when osrm was asked for and the mapping service did not answer). */
+                            distanceMethod: string;
+                        };
+                        stops: {
+                            sequence: number;
+                            name: string;
+                            type: string;
+                            latitude: number;
+                            longitude: number;
+                            /** Format: date-time */
+                            arrivalTime: string;
+                            /** Format: date-time */
+                            departureTime: string;
+                            appointment: {
+                                earliest: string | null;
+                                latest: string | null;
+                            } | null;
+                            withinWindow: boolean | null;
+                            lateByHours: number;
+                            /** @description IANA time zone of the stop (e.g. America/Chicago), from its coordinates */
+                            timeZone?: string;
+                            /** @description The arrival in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            localArrivalTime?: string;
+                            /** @description The departure in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            localDepartureTime?: string;
+                            /** @description How the stop was placed */
+                            resolution?: {
+                                /** @description The place the address was matched to ("Dallas, TX", "Dallas, TX 75201"); null when coordinates were given */
+                                matched: string | null;
+                                /** @description CITY: a city centre (also a street address whose street could not be placed: the offline geocoder places none); ZIP: a ZIP code centroid; COORDINATES: latitude/longitude given; ADDRESS: the street address itself (reserved for a street-level geocoder) */
+                                precision: "ADDRESS" | "ZIP" | "CITY" | "COORDINATES";
+                                latitude: number;
+                                longitude: number;
+                            };
+                        }[];
+                        segments: ({
+                            sequence: number;
+                            /** Format: date-time */
+                            start_time: string;
+                            /** Format: date-time */
+                            end_time: string;
+                            duration_hours: number;
+                            hos_state_after: {
+                                hours_driven: number;
+                                on_duty_hours: number;
+                                hours_since_break: number;
+                                drive_hours_remaining: number;
+                                duty_hours_remaining: number;
+                                cycle_hours_used: number;
+                                cycle_hours_remaining: number;
+                            };
+                            /** @enum {string} */
+                            type: "drive";
+                            from: {
+                                name: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                            };
+                            to: {
+                                name: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description IANA time zone of the point (e.g. America/Chicago), from its coordinates */
+                                time_zone?: string;
+                            };
+                            distance_miles: number;
+                            /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_start_time?: string;
+                            /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_end_time?: string;
+                        } | {
+                            sequence: number;
+                            /** Format: date-time */
+                            start_time: string;
+                            /** Format: date-time */
+                            end_time: string;
+                            duration_hours: number;
+                            hos_state_after: {
+                                hours_driven: number;
+                                on_duty_hours: number;
+                                hours_since_break: number;
+                                drive_hours_remaining: number;
+                                duty_hours_remaining: number;
+                                cycle_hours_used: number;
+                                cycle_hours_remaining: number;
+                            };
+                            /** @enum {string} */
+                            type: "rest";
+                            location: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                            time_zone?: string;
+                            /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_start_time?: string;
+                            /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_end_time?: string;
+                            rest_type: "full_rest" | "partial_rest" | "break";
+                            /** @description true for a 34-hour restart (rest_type full_rest), which also resets the 60/70-hour cycle; absent on plans recorded before it existed */
+                            restart?: boolean;
+                            duty_status: string;
+                            reason: string;
+                        } | {
+                            sequence: number;
+                            /** Format: date-time */
+                            start_time: string;
+                            /** Format: date-time */
+                            end_time: string;
+                            duration_hours: number;
+                            hos_state_after: {
+                                hours_driven: number;
+                                on_duty_hours: number;
+                                hours_since_break: number;
+                                drive_hours_remaining: number;
+                                duty_hours_remaining: number;
+                                cycle_hours_used: number;
+                                cycle_hours_remaining: number;
+                            };
+                            /** @enum {string} */
+                            type: "dock";
+                            location: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                            time_zone?: string;
+                            /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_start_time?: string;
+                            /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_end_time?: string;
+                            stop_type: string;
+                            appointment: {
+                                earliest: string | null;
+                                latest: string | null;
+                            } | null;
+                        } | {
+                            sequence: number;
+                            /** Format: date-time */
+                            start_time: string;
+                            /** Format: date-time */
+                            end_time: string;
+                            duration_hours: number;
+                            hos_state_after: {
+                                hours_driven: number;
+                                on_duty_hours: number;
+                                hours_since_break: number;
+                                drive_hours_remaining: number;
+                                duty_hours_remaining: number;
+                                cycle_hours_used: number;
+                                cycle_hours_remaining: number;
+                            };
+                            /** @enum {string} */
+                            type: "fuel";
+                            location: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                            time_zone?: string;
+                            /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_start_time?: string;
+                            /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_end_time?: string;
+                            gallons: number;
+                            price_per_gallon: number;
+                            cost: number;
+                        } | {
+                            sequence: number;
+                            /** Format: date-time */
+                            start_time: string;
+                            /** Format: date-time */
+                            end_time: string;
+                            duration_hours: number;
+                            hos_state_after: {
+                                hours_driven: number;
+                                on_duty_hours: number;
+                                hours_since_break: number;
+                                drive_hours_remaining: number;
+                                duty_hours_remaining: number;
+                                cycle_hours_used: number;
+                                cycle_hours_remaining: number;
+                            };
+                            /** @enum {string} */
+                            type: "wait";
+                            location: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description IANA time zone of the place (e.g. America/Chicago), from its coordinates */
+                            time_zone?: string;
+                            /** @description The start in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_start_time?: string;
+                            /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
+                            local_end_time?: string;
+                            reason: string;
+                        })[];
+                        warnings: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        activatedAt: string | null;
+                        completedAt: string | null;
+                        cancelledAt: string | null;
+                        cancelReason: string | null;
+                        /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                        revision: number;
+                        /** @description When the current revision was made by a re-plan; null for revision 1 */
+                        revisedAt: string | null;
+                        /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                        revisedBy: string | null;
+                        /** @description Why the route was re-planned, as given; null for revision 1 */
+                        revisionReason: string | null;
                     };
                 };
             };
@@ -16356,6 +17503,14 @@ export interface operations {
                             completedAt: string | null;
                             cancelledAt: string | null;
                             cancelReason: string | null;
+                            /** @description The plan’s revision: 1 as planned, one more at every re-plan (GET /routes/{planId}/revisions lists them) */
+                            revision: number;
+                            /** @description When the current revision was made by a re-plan; null for revision 1 */
+                            revisedAt: string | null;
+                            /** @description The user (or API key’s user) who re-planned; null for revision 1 */
+                            revisedBy: string | null;
+                            /** @description Why the route was re-planned, as given; null for revision 1 */
+                            revisionReason: string | null;
                         } | null;
                     };
                 };

@@ -165,6 +165,7 @@ export const WEBHOOK_EVENTS = [
   { name: 'route.activated', label: 'A route is activated' },
   { name: 'route.completed', label: 'A route is completed' },
   { name: 'route.cancelled', label: 'A route is cancelled' },
+  { name: 'route.replanned', label: 'An active route is re-planned' },
   { name: 'driver.status_changed', label: "A driver's duty status changes" },
   { name: 'load.status_changed', label: "A load's status changes" },
   { name: 'integration.sync_completed', label: 'An integration sync completes' },
