@@ -41,6 +41,13 @@ export const FLEET: TruckSpec[] = [
   { driver: { firstName: 'Sam', lastName: 'Nguyen', licenseNumber: 'WA6000006' }, unit: 'T-106', from: P('Seattle, WA', 47.6062, -122.3321), to: P('Portland, OR', 45.5152, -122.6784), behaviour: 'on-plan', underway: 0, planned: true },
 ];
 
+/**
+ * A load waiting for a driver (no route): POST /api/v1/dispatch/candidates ranks the fleet for it (the
+ * dashboard's "Find a driver" on its page). Picked up in Oklahoma City from 4 h after the demo starts,
+ * due in Dallas 12 h after: T-101's driver, delivering in Oklahoma City, can take it; the others cannot.
+ */
+export const WAITING_LOAD = { referenceNumber: 'DEMO-2001', customer: 'Acme Grocers', originAddress: 'Oklahoma City, OK', destinationAddress: 'Dallas, TX', pickupInHours: 4, deliverWithinHours: 12 } as const;
+
 /** A planned route's stop as the API answers it. */
 export interface PlannedStop {
   name: string;
@@ -110,6 +117,14 @@ export async function seedFleet(owner: ApiCaller, now: number): Promise<Truck[]>
     if (!spec.planned) await owner.call('POST', `/api/v1/routes/${plan.id}/activate`);
     trucks.push({ spec, driverId: driver.id, vehicleId: vehicle.id, loadReference: referenceNumber, routeId: plan.id, segments: plan.segments, stops: plan.stops, planStart: now, lastStatus: 'ON_DUTY_DRIVING', haltedAt: null });
   }
+  const { pickupInHours, deliverWithinHours, ...waiting } = WAITING_LOAD;
+  await owner.call('POST', '/api/v1/loads', {
+    ...waiting,
+    scheduledPickup: new Date(now + pickupInHours * HOUR).toISOString(),
+    scheduledDelivery: new Date(now + deliverWithinHours * HOUR).toISOString(),
+    weight: 41_000,
+    commodity: 'Produce',
+  });
   return trucks;
 }
 

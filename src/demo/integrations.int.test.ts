@@ -17,7 +17,7 @@ import { apiCall, runSyncPass, type IntegrationHarness } from '../../test/helper
 import type { ApiCaller } from './api.js';
 import { driveFleet } from './drive.js';
 import type { SamsaraFeed } from './eld-feed.js';
-import { seedFleet, type Truck } from './fleet.js';
+import { seedFleet, WAITING_LOAD, type Truck } from './fleet.js';
 import { connectIntegrations, ELD_UNITS, prepareVendorData, startDemoSandboxes, type ConnectedIntegration, type DemoSandboxes } from './integrations.js';
 import { PREDICTED_LATE_MINUTES } from './vendor-data.js';
 
@@ -102,7 +102,8 @@ describe.each(DB_KINDS)("the demo's integrations against the vendor sandboxes (%
   it("McLeod's orders are loads with source mcleod", async () => {
     const loads = (await apiCall(h, 'GET', '/api/v1/loads?pageSize=100')).data as { source: string }[];
     expect(loads.filter((l) => l.source === 'mcleod').length).toBeGreaterThan(0);
-    expect(loads.filter((l) => l.source === 'MANUAL')).toHaveLength(6);
+    // The six trucks' loads and the one waiting for a driver.
+    expect(loads.filter((l) => l.source === 'MANUAL')).toHaveLength(7);
   });
 
   it("the ELD trucks' positions and their drivers' HOS records come from Samsara", async () => {
@@ -141,6 +142,27 @@ describe.each(DB_KINDS)("the demo's integrations against the vendor sandboxes (%
     const latest = t103.stops[1]!.appointment!.latest!;
     expect(late[0]!.metadata).toMatchObject({ stopIndex: 1, projectionMethod: 'VISIBILITY', etaSource: 'project44', appointmentLatest: latest, lateByMinutes: PREDICTED_LATE_MINUTES });
     expect(Date.parse(latest) - t.clock.now().getTime()).toBeGreaterThan(3_600_000);
+  });
+
+  it('the late truck can be re-planned from its position (preview), as the demo guide says', async () => {
+    const t103 = truck('T-103');
+    const preview = await apiCall(h, 'POST', `/api/v1/routes/${t103.routeId}/replan?preview=true`, { reason: 'project44 predicts the delivery late' });
+    expect(preview).toMatchObject({ preview: true, route: { id: t103.routeId, revision: 2 }, start: { source: 'POSITION', completedStops: 1 } });
+    expect(preview.changes.stops).toEqual([expect.objectContaining({ name: 'Nashville, TN', outcome: expect.stringMatching(/^(KEPT|MISSED)$/) })]);
+    expect((await apiCall(h, 'GET', `/api/v1/routes/${t103.routeId}`)).revision).toBe(1);
+  });
+
+  it(`${WAITING_LOAD.referenceNumber} waits for a driver: the candidates rank the fleet for it, T-101's driver first`, async () => {
+    const loads = (await apiCall(h, 'GET', `/api/v1/loads?pageSize=100`)).data as { id: string; referenceNumber: string; status: string }[];
+    const waiting = loads.find((l) => l.referenceNumber === WAITING_LOAD.referenceNumber)!;
+    expect(waiting.status).toBe('PENDING');
+    const answer = await apiCall(h, 'POST', '/api/v1/dispatch/candidates', { loadId: waiting.id });
+    const ranked = answer.data as { driverId: string; feasible: boolean; reasons: string[]; start: { source: string } }[];
+    expect(ranked).toHaveLength(trucks.length);
+    expect(ranked[0]).toMatchObject({ driverId: truck('T-101').driverId, feasible: true, start: { source: 'CURRENT_ROUTE' } });
+    const infeasible = ranked.filter((c) => !c.feasible);
+    expect(infeasible.length).toBeGreaterThan(0);
+    for (const c of infeasible) expect(c.reasons.join(' ')).toMatch(/after its window closes|cannot/);
   });
 
   it("VEHICLE_FAULT for T-101 from Samsara's fault code", async () => {
