@@ -16,6 +16,7 @@
  * PGlite lives inside its process), while autocannon runs here. Rounds interleave the servers.
  */
 import { benchFanout, benchWebhooks, printFanout, printWebhooks } from './events.js';
+import { benchDispatch, printDispatch } from './dispatch.js';
 import { benchMonitoring, printMonitoring } from './monitoring.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -45,7 +46,7 @@ const MEMORY_SECONDS = intEnv('BENCH_MEMORY_SECONDS', 60, 0, 3600);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 /** What to run besides the HTTP rows (all by default): BENCH_SECTIONS=monitoring,… */
-const SECTIONS = (process.env.BENCH_SECTIONS ?? 'monitoring,events').split(',').map((x) => x.trim());
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'monitoring,events,dispatch').split(',').map((x) => x.trim());
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 
 const PAGE_PATH = '/api/v1/drivers?page=1&pageSize=20';
@@ -570,7 +571,7 @@ async function main(): Promise<void> {
 
   // The whole run is bounded: each phase has its own time-outs, and this is the backstop.
   const perRun = WARMUP + DURATION + 20;
-  const budgetS = 420 + dbs.length * (400 + MEMORY_SECONDS + 30 + ROUNDS * 8 * perRun) + (SECTIONS.includes('monitoring') ? 300 : 0) + (SECTIONS.includes('events') ? 300 + dbs.length * 300 : 0);
+  const budgetS = 420 + dbs.length * (400 + MEMORY_SECONDS + 30 + ROUNDS * 8 * perRun) + (SECTIONS.includes('monitoring') ? 300 : 0) + (SECTIONS.includes('events') ? 300 + dbs.length * 300 : 0) + (SECTIONS.includes('dispatch') ? dbs.length * 240 : 0);
   const watchdog = setTimeout(() => void abort(3, `exceeded its time budget (${budgetS} s)`), budgetS * 1000);
   watchdog.unref();
 
@@ -627,6 +628,10 @@ async function main(): Promise<void> {
       }
       if (PG_URL && wantPg) ok = printWebhooks(await benchWebhooks(buildDir, PG_URL)) && ok;
       else console.log('\nWebhooks: not run (needs PostgreSQL: set TEST_DATABASE_URL or BENCH_DATABASE_URL)');
+    }
+    // Dispatch (issue 19): candidates for one load across 100 drivers, a re-plan end to end (each database).
+    if (SECTIONS.includes('dispatch')) {
+      for (const db of dbs) ok = printDispatch(db.key === 'pglite' ? await benchDispatch('pglite') : await benchDispatch('postgres', PG_URL!)) && ok;
     }
   } finally {
     clearTimeout(watchdog);

@@ -155,11 +155,12 @@ describe('re-plan: property', () => {
         const now = Math.round(planned + delayHours * HOUR_MS);
         const progress = progressOn(plan, { ...position, at: now });
         if (progress.completed >= plan.stops.length) return;
-        const timeline: DutyPeriod[] = [
+        const periods: DutyPeriod[] = [
           { status: 'OFF_DUTY', start: now - 60 * HOUR_MS, end: now - drivenHours * HOUR_MS - 0.5 * HOUR_MS },
           ...(drivenHours > 0 ? [{ status: 'ON_DUTY_DRIVING' as const, start: now - drivenHours * HOUR_MS - 0.5 * HOUR_MS, end: now - 0.5 * HOUR_MS }] : []),
           { status: 'OFF_DUTY', start: now - 0.5 * HOUR_MS, end: now },
-        ].filter((p) => p.end > p.start);
+        ];
+        const timeline = periods.filter((p) => p.end > p.start);
         const fresh = freshPlan(plan, progress.completed, position, now, timeline);
         const merged = mergeReplan(plan, progress.completed, fresh);
         expect(merged.stops.slice(0, progress.completed)).toEqual(plan.stops.slice(0, progress.completed));
