@@ -136,6 +136,22 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/v1/routes/:planId/activate': { param: 'route' },
   'POST /api/v1/routes/:planId/complete': { param: 'route' },
   'POST /api/v1/routes/:planId/cancel': { param: 'route', body: () => ({ reason: 'fuzz' }) },
+  'POST /api/v1/routes/:planId/replan': { param: 'activeRoute', body: () => ({ preview: true, reason: 'fuzz', position: { latitude: 32.77, longitude: -97.0 }, options: { averageSpeedMph: 60 } }), repeatable: true },
+  'GET /api/v1/routes/:planId/revisions': { param: 'route', repeatable: true },
+  // Its second parameter (:revision) is 1 in the valid request, and fuzzed like the first otherwise.
+  'GET /api/v1/routes/:planId/revisions/:revision': { param: 'route', repeatable: true },
+  'POST /api/v1/dispatch/candidates': {
+    body: (w) => ({
+      stops: [
+        { name: 'Dallas, TX', latitude: 32.78, longitude: -96.8, appointment: { earliest: '2026-03-03T08:00:00Z' }, dockDurationHours: 1 },
+        { name: 'Austin, TX', latitude: 30.27, longitude: -97.74, appointment: { latest: '2026-03-04T08:00:00Z' }, dockDurationHours: 1 },
+      ],
+      driverIds: [w.ids.planDriver],
+      sort: 'deadhead',
+      options: { averageSpeedMph: 55, includeFuelStops: false },
+    }),
+    repeatable: true,
+  },
   'POST /api/v1/rest/recommend': {
     body: () => ({
       current_location: { latitude: 35.22, longitude: -101.83, name: 'Amarillo truck stop' },
@@ -408,8 +424,8 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
 
   function buildRequest(c: (typeof CASES)[number], a: Attack) {
     const e = c.entry;
-    let url = c.url.replace(/:\w+/, () => {
-      if (a.param.kind === 'real') return world.ids[e.param!];
+    let url = c.url.replace(/:\w+/g, (name, offset: number) => {
+      if (a.param.kind === 'real') return offset === c.url.indexOf(':') ? world.ids[e.param!] : name === ':revision' ? '1' : world.ids[e.param!];
       return a.param.kind === 'encoded' ? enc(a.param.value) : a.param.value;
     });
     let qs = '';
