@@ -16,7 +16,7 @@ interface CandidateOut {
   summary: { totalDistanceMiles: number; hosViolations: number; appointmentsMissed: number; restStops: number; estimatedFuelCost: number } | null;
   start: { name: string; latitude: number; longitude: number; source: string; at: string; routeId: string | null } | null;
   startClocks: { source: string; hoursDriven: number; driveHoursRemaining: number } | null;
-  stops: { name: string; type: string; arrivalTime: string; withinWindow: boolean | null; lateByHours: number }[];
+  stops: { name: string; type: string; arrivalTime: string; departureTime: string; withinWindow: boolean | null; lateByHours: number }[];
   segments?: unknown[];
   planRequest: Record<string, unknown> | null;
 }
@@ -187,6 +187,28 @@ describe.each(DB_KINDS)('dispatch candidates API (%s)', (kind) => {
     const key = await createApiKey(t.app, acme);
     const answer = await candidates({ stops: LOAD_STOPS, driverIds: [ids.near] }, { 'x-api-key': key.key });
     expect(answer.data[0]!.driverId).toBe(ids.near);
+  });
+
+  it('starts a driver from the clocks an ELD reported, when an integration synced them recently', async () => {
+    const integration = await post(acme.auth, '/api/v1/integrations', { vendor: 'fake_eld', name: 'Test ELD', config: { apiToken: 'test-token-0000' } });
+    expect(integration.statusCode, integration.body).toBe(201);
+    const integrationId = integration.json<{ id: string }>().id;
+    // The tired driver's ELD says: 5 h of driving left, 8 h of the window (the log says 1 h and 2 h).
+    await t.db.system((tx) =>
+      tx.query(
+        `INSERT INTO driver_eld_clocks (tenant_id, driver_id, integration_id, source, vendor_driver_id, current_status, drive_remaining_ms, shift_remaining_ms, cycle_remaining_ms, break_remaining_ms, synced_at)
+         VALUES ($1, $2, $3, 'fake_eld', 'v-tired', 'ON_DUTY_NOT_DRIVING', $4, $5, $6, $7, $8)`,
+        [acme.tenantId, ids.tired, integrationId, 5 * HOUR, 8 * HOUR, 40 * HOUR, 4 * HOUR, new Date(Date.parse(NOW) - 60_000)],
+      ),
+    );
+    const answer = await candidates({ stops: LOAD_STOPS, driverIds: [ids.tired] });
+    expect(answer.data[0]!.startClocks).toMatchObject({ source: 'fake_eld', hoursDriven: 6, driveHoursRemaining: 5 });
+    expect(answer.data[0]).toMatchObject({ feasible: true, reasons: [] });
+    // Synced a minute ago: the window has run a minute since (not the driving: the driver is not driving).
+    expect(answer.data[0]!.planRequest).toMatchObject({ driverState: { hoursDriven: 6, onDutyHours: 6.02 } });
+    const planned = await post(acme.auth, '/api/v1/routes/plan', answer.data[0]!.planRequest);
+    expect(planned.statusCode, planned.body).toBe(201);
+    expect(planned.json<{ arrivalTime: string }>().arrivalTime).toBe(answer.data[0]!.stops[1]!.departureTime);
   });
 
   it('refuses bad input with 400, another tenant’s drivers and loads with 404, a DRIVER user with 403', async () => {
