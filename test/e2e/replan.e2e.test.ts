@@ -194,6 +194,48 @@ describe.each(DB_KINDS)('re-plan an active route, end to end (%s)', (kind) => {
     expect(await replannedOnSocket).toMatchObject({ planId: planned.id, status: 'ACTIVE', revision: 2, event: 'route.replanned' });
   });
 
+  it('an off-route truck re-planned from where it is: the deviation clears once it has kept to the new path for the confirmation time', async () => {
+    const auth = { 'x-api-key': key };
+    const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+      const res = await t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 400)}`).toBeLessThan(300);
+      return res.json();
+    };
+    const confirmMinutes = (await api('GET', '/api/v1/tenant/settings')).monitoring.autoResolveDeviationAfterMinutes as number;
+    const driver = await api('POST', '/api/v1/drivers', { firstName: 'Omar', lastName: 'Haddad', licenseNumber: 'REPLAN-3', licenseState: 'TX' });
+    const okc = { name: 'Oklahoma City DC', latitude: 35.4676, longitude: -97.5164 };
+    const plan = await api('POST', '/api/v1/routes/plan', {
+      driverId: driver.id,
+      stops: [
+        { ...DALLAS, type: 'ORIGIN' },
+        { ...okc, type: 'DELIVERY', dockDurationHours: 1 },
+      ],
+      driverState: { hoursDriven: 0, onDutyHours: 0, hoursSinceBreak: 0, cycleHoursUsed: 10 },
+    });
+    await api('POST', `/api/v1/routes/${plan.id}/activate`);
+    const monitoring = t.app.workers.get('monitoring').worker;
+    const report = async (latitude: number, longitude: number) => {
+      t.clock.advance(60_000);
+      await api('POST', `/api/v1/routes/${plan.id}/positions`, { latitude, longitude, speedMph: 50 });
+      await monitoring.runOnce(t.clock.now());
+    };
+    // 40 miles east of the path, an hour out of Dallas.
+    const off = { latitude: 33.35, longitude: -96.3 };
+    await report(off.latitude, off.longitude);
+    const deviation = (await api('GET', `/api/v1/alerts?routePlanId=${plan.id}&type=ROUTE_DEVIATION&status=ACTIVE`)).data[0];
+    expect(deviation, 'ROUTE_DEVIATION raised').toBeTruthy();
+
+    const applied = await api('POST', `/api/v1/routes/${plan.id}/replan`, { reason: 'Detour: I-35 closed' });
+    expect(applied.start).toMatchObject({ latitude: off.latitude, longitude: off.longitude, completedStops: 1 });
+    expect(applied.start.offPlanMiles).toBeGreaterThan(30);
+    // Along the new path from where it is towards Oklahoma City, a minute apart.
+    for (let minute = 1; minute <= confirmMinutes + 1; minute++) {
+      const f = minute / 200;
+      await report(off.latitude + (okc.latitude - off.latitude) * f, off.longitude + (okc.longitude - off.longitude) * f);
+    }
+    expect(await api('GET', `/api/v1/alerts/${deviation.id}`)).toMatchObject({ status: 'RESOLVED', resolvedBy: 'system' });
+  });
+
   it('refuses what cannot be re-planned: a PLANNED or completed route, no position, another tenant’s route', async () => {
     const auth = { 'x-api-key': key };
     const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
