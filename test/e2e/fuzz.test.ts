@@ -141,7 +141,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   // Its second parameter (:revision) is 1 in the valid request, and fuzzed like the first otherwise.
   'GET /api/v1/routes/:planId/revisions/:revision': { param: 'route', repeatable: true },
   'POST /api/v1/dispatch/candidates': {
-    body: (w) => ({
+    body: (w): Json => ({
       stops: [
         { name: 'Dallas, TX', latitude: 32.78, longitude: -96.8, appointment: { earliest: '2026-03-03T08:00:00Z' }, dockDurationHours: 1 },
         { name: 'Austin, TX', latitude: 30.27, longitude: -97.74, appointment: { latest: '2026-03-04T08:00:00Z' }, dockDurationHours: 1 },

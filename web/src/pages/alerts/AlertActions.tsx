@@ -1,9 +1,13 @@
 /**
  * What can be done with an alert, in its row or in its panel: acknowledge, snooze, resolve (for a
- * dispatcher or above, while it is not resolved) and, in a row, open its details and notes.
+ * dispatcher or above, while it is not resolved), re-plan its route from where the truck is (the alerts
+ * a re-plan answers: off route, late or at risk for an appointment, close to an HOS limit, severe weather
+ * ahead; the route page opens with the preview) and, in a row, open its details and notes.
  */
+import { Link } from 'wouter';
 import { Button } from '../../components/ui';
 import type { AlertRow } from '../../lib/alert-feed';
+import { offersReplan, replanHref } from '../../lib/replan';
 
 export interface AlertActionHandlers {
   canWrite: boolean;
@@ -31,6 +35,11 @@ export function AlertActions({ alert: a, where, canWrite, busy, onAcknowledge, o
       )}
       <Button onClick={() => onSnooze(a)}>Snooze…</Button>
       <Button onClick={() => onResolve(a)}>Resolve…</Button>
+      {offersReplan(a) && (
+        <Link href={replanHref(a.routePlanId!)} className="btn btn-secondary alert-replan">
+          Re-plan from here
+        </Link>
+      )}
       {details}
     </div>
   );

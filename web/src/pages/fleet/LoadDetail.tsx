@@ -1,4 +1,7 @@
-/** One load: its record (edit) and its lifecycle: PENDING → ASSIGNED → IN_TRANSIT → DELIVERED, or cancelled. */
+/**
+ * One load: its record (edit), its lifecycle (PENDING → ASSIGNED → IN_TRANSIT → DELIVERED, or cancelled)
+ * and, while it is open, "Find a driver": the active drivers ranked for it, one of them planned from there.
+ */
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { api, unwrap, type Body, type Ok } from '../../api/client';
@@ -6,6 +9,7 @@ import { Button, Dialog, ErrorBanner, Facts, Field, Loading, Notice, PageHeader,
 import { nextLoadStatuses, type LoadStatus } from '../../lib/fleet';
 import { dateTime, humanize } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
+import { FindDriver } from '../dispatch/FindDriver';
 import { BackLink, ConfirmDialog, isNotFound, NotFoundState, useCanEdit } from './common';
 import { LOAD_FIELDS } from './fields';
 import { RecordForm } from './RecordForm';
@@ -119,6 +123,13 @@ export function LoadDetailPage() {
             </p>
           )}
         </section>
+        {open && (
+          <section className="card" aria-labelledby="find-driver-title">
+            <h2 id="find-driver-title">Find a driver</h2>
+            <p className="muted small">Every active driver’s trip for this load, planned from where they are with the hours they have left: picked up not before the scheduled pickup, delivered by the scheduled delivery.</p>
+            <FindDriver request={() => ({ body: { loadId: l.id }, errors: {} })} />
+          </section>
+        )}
       </div>
       <Dialog open={editing} title={`Edit load ${l.referenceNumber}`} onClose={() => setEditing(false)}>
         <RecordForm

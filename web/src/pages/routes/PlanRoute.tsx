@@ -2,7 +2,9 @@
  * Plan a route: driver, vehicle, load, stops (a place to look up or coordinates; appointments in the
  * stop's local time), departure, the driver's current HOS (from their log, or typed in) and planning
  * options, sent to the planner. An ambiguous or misspelt place comes back with the geocoder's
- * candidates: each is a button that fills the stop and plans again. A plan opens its page.
+ * candidates: each is a button that fills the stop and plans again. A plan opens its page. "Find a
+ * driver" ranks the active drivers for the stops after the first (or the chosen load), each from where
+ * they are; one of them is planned from there.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -10,8 +12,10 @@ import { api, ApiError, unwrap } from '../../api/client';
 import { Button, ErrorBanner, Field, PageHeader, SelectField } from '../../components/ui';
 import { browserZone, nextQuarterHour } from '../../lib/local-time';
 import { driverChoice, loadChoice, refusedStopsMessage, vehicleChoice } from '../../lib/plan-choices';
+import { candidatesRequestFromDraft } from '../../lib/dispatch';
 import { applyCandidate, buildPlanRequest, emptyDraft, emptyStop, moveStop, planProblems, type PlanDraft, type PlanProblem, type StopDraft } from '../../lib/plan-form';
 import { useApi } from '../../lib/use-api';
+import { FindDriver } from '../dispatch/FindDriver';
 import { PlanHosFields } from './PlanHosFields';
 import { PlanOptionsFields } from './PlanOptionsFields';
 import { PlanStopFields } from './PlanStopFields';
@@ -147,6 +151,17 @@ export function PlanRoutePage() {
             Add a stop
           </Button>
           {errors['body.stops'] && <p className="field-error">{errors['body.stops']}</p>}
+        </fieldset>
+
+        <fieldset className="find-driver-fields">
+          <legend>Find a driver</legend>
+          <p className="muted small">Ranks every active driver for the stops after the first (each driver starts where they are), or for the chosen load when the stops are empty.</p>
+          <FindDriver
+            key={JSON.stringify([draft.loadId, draft.stops])}
+            request={() => candidatesRequestFromDraft(draft)}
+            planExtra={{ vehicleId: draft.vehicleId || undefined, loadId: draft.loadId || undefined }}
+            onInvalid={setClientErrors}
+          />
         </fieldset>
 
         <fieldset>

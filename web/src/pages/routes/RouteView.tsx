@@ -2,19 +2,25 @@
  * One route plan: what it adds up to, the map (path, stops, rests, breaks, fuel stops and, while
  * active, the truck), the stops with their ETAs in each stop's local time, the segment timeline with
  * the HOS clocks left after each segment, and the trip's HOS log grid. Activate, complete or cancel
- * from here; a route:updated event reloads it.
+ * from here; an active route is re-planned from here too (`?replan=1` opens the preview, as an alert's
+ * "Re-plan from here" does), and a re-planned route lists its revisions. A route:updated event reloads it.
  */
 import { useCallback, useMemo, useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
+import { useRoleAtLeast } from '../../api/session';
 import { LogGrid } from '../../components/LogGrid';
 import { UsMap } from '../../components/UsMap';
-import { Button, Dialog, ErrorBanner, Field, Loading, Notice, PageHeader, StatusBadge } from '../../components/ui';
+import { Button, Dialog, ErrorBanner, Field, Loading, Notice, PageHeader } from '../../components/ui';
 import { planDutyChanges } from '../../lib/duty';
-import { relative } from '../../lib/format';
+import { humanize, relative } from '../../lib/format';
+import { wantsReplan, type ReplanAnswer } from '../../lib/replan';
 import { mergeLayers, planLayers, truckOf } from '../../lib/route-map';
 import { useApi, useInterval } from '../../lib/use-api';
+import { ReplanPanel } from './ReplanPanel';
+import { RouteMeta } from './RouteMeta';
+import { RouteRevisions } from './RouteRevisions';
 import { RouteStops } from './RouteStops';
 import { RouteSummary } from './RouteSummary';
 import { RouteTimeline } from './RouteTimeline';
@@ -56,6 +62,19 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
   const [confirm, setConfirm] = useState<'cancel' | 'complete' | null>(null);
   const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
+  const canWrite = useRoleAtLeast('DISPATCHER');
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const [replanning, setReplanning] = useState(() => wantsReplan(search));
+  const closeReplan = () => {
+    setReplanning(false);
+    if (wantsReplan(search)) navigate(`/routes/${planId}`, { replace: true });
+  };
+  const replanned = (answer: ReplanAnswer) => {
+    setData(() => answer.route);
+    setDone(`Re-planned: revision ${answer.route.revision} is now the route’s plan.`);
+    closeReplan();
+  };
 
   async function act(action: Action) {
     setBusy(action);
@@ -119,6 +138,11 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
                 Activate route
               </Button>
             )}
+            {active && canWrite && (
+              <Button variant="primary" onClick={() => setReplanning(true)} disabled={replanning || busy !== null}>
+                Re-plan from here
+              </Button>
+            )}
             {plan.status === 'ACTIVE' && (
               <Button onClick={() => setConfirm('complete')} disabled={busy !== null}>
                 Mark completed
@@ -132,22 +156,7 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
           </>
         }
       >
-        <p className="route-meta">
-          <StatusBadge value={plan.status} /> <span className="muted">Route</span> <code>{plan.id}</code> · Driver{' '}
-          <Link href={`/drivers/${plan.driverId}`}>{driverName ?? plan.driverId}</Link>
-          {plan.vehicleId && (
-            <>
-              {' '}
-              · Vehicle <Link href={`/vehicles/${plan.vehicleId}`}>{related.data?.vehicle?.unitNumber ?? plan.vehicleId}</Link>
-            </>
-          )}
-          {plan.loadId && (
-            <>
-              {' '}
-              · Load <Link href={`/loads/${plan.loadId}`}>{related.data?.load?.referenceNumber ?? plan.loadId}</Link>
-            </>
-          )}
-        </p>
+        <RouteMeta plan={plan} driverName={driverName} vehicleUnit={related.data?.vehicle?.unitNumber} loadReference={related.data?.load?.referenceNumber} />
       </PageHeader>
       <ErrorBanner error={confirm ? route.error : (actionError ?? route.error)} />
       {done && <Notice tone="success">{done}</Notice>}
@@ -158,6 +167,7 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
         </Notice>
       )}
       {plan.status === 'COMPLETED' && <Notice tone="info">Completed {relative(plan.completedAt)}.</Notice>}
+      {replanning && canWrite && (active ? <ReplanPanel planId={planId} onApplied={replanned} onClose={closeReplan} /> : <Notice tone="warning">Only an active route can be re-planned; this one is {humanize(plan.status).toLowerCase()}.</Notice>)}
       {plan.warnings.length > 0 && (
         <div className="banner banner-warning" role="status">
           <strong>Warnings</strong>
@@ -173,6 +183,8 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
         <h2>Summary</h2>
         <RouteSummary plan={plan} />
       </div>
+
+      <RouteRevisions planId={planId} revision={plan.revision} arrivalZone={last?.timeZone} />
 
       <div className="card">
         <h2>Map</h2>
