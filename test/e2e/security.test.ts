@@ -137,6 +137,14 @@ const SAMPLES: Record<string, Sample> = {
   'POST /api/v1/routes/:planId/cancel': { access: tenant('routes:write'), param: 'route', body: () => ({ reason: 'security suite' }) },
   'POST /api/v1/routes/:planId/positions': { access: tenant('positions:write'), param: 'route', body: () => ({ latitude: 32.9, longitude: -97.0, speedMph: 55 }) },
   'GET /api/v1/routes/:planId/positions': { access: tenant('routes:read'), param: 'route', query: 'limit=5' },
+  'POST /api/v1/routes/:planId/replan': { access: tenant('routes:write'), param: 'route', query: 'preview=true', body: () => ({ position: { latitude: 32.9, longitude: -97.0 } }) },
+  'GET /api/v1/routes/:planId/revisions': { access: tenant('routes:read'), param: 'route' },
+  // The second parameter (:revision) is 1.
+  'GET /api/v1/routes/:planId/revisions/:revision': { access: tenant('routes:read'), param: 'route' },
+  'POST /api/v1/dispatch/candidates': {
+    access: tenant('dispatch:read'),
+    body: (_u, w) => ({ driverIds: [w.ids.driver], stops: [{ name: 'Dallas yard', latitude: 32.78, longitude: -96.8 }, { address: 'Fort Worth, TX' }] }),
+  },
   'POST /api/v1/rest/recommend': {
     access: tenant('rest:recommend'),
     body: () => ({
@@ -340,7 +348,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
 
   function send(c: Case, w: World, headers: Record<string, string>) {
     const s = c.sample;
-    let url = c.url.replace(/:\w+/, () => w.ids[s.param!]);
+    let url = c.url.replace(/:\w+/g, (name) => (name === ':revision' ? '1' : w.ids[s.param!]));
     if (s.query) url += `?${s.query}`;
     const body = c.method === 'GET' || c.method === 'HEAD' ? undefined : s.body?.(unique(), w);
     const withType = s.contentType && body !== undefined ? { ...headers, 'content-type': s.contentType } : headers;
