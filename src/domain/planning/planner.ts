@@ -30,6 +30,10 @@ export const BREAK_HOURS = 0.5;
 export const FULL_REST_HOURS = 10;
 export const RESTART_HOURS = 34;
 export const FUEL_STOP_HOURS = 0.25;
+/** A team's driver change: the truck stops this long (both drivers off duty), then the other drives. */
+export const SWAP_HOURS = 0.1;
+/** A team changes drivers only when the other can drive at least this long (or to the end of the trip). */
+const SWAP_MIN_DRIVE_H = 1;
 /** How far back from the point where a clock runs out a known site may be used instead. */
 const REST_PULLBACK_MILES = 75;
 const BREAK_PULLBACK_MILES = 30;
@@ -189,6 +193,12 @@ class Trip {
   /** Trip miles of each rest, in order (what the fuel plan is fitted to). */
   readonly restMiles: number[] = [];
 
+  /**
+   * Team driving: the other driver's clocks (`state` is always the driver at the wheel), which of the
+   * two drives (0: the route's driver, 1: the co-driver), and each driver's own timeline of the trip.
+   */
+  readonly team: { coState: HosState; active: 0 | 1; periods: [DutyPeriod[], DutyPeriod[]]; ids: [string, string]; swaps: number; solo: boolean } | null;
+
   constructor(
     readonly input: PlanInput,
     readonly path: RoutePath,
@@ -200,9 +210,20 @@ class Trip {
      * segments, names no places, has no fuel plan and does not weigh splits.
      */
     readonly light = false,
+    /** Team driving: the co-driver's state at departure. */
+    coStart?: HosState,
+    /** Team driving: 'alternate' (the drivers change over), or one of them drives it all (0, 1) while the other rides. */
+    teamMode: TeamMode = 'alternate',
   ) {
     this.t = input.departureTime;
     this.state = start;
+    this.team = null;
+    if (input.team && coStart) {
+      // Alternating, the one who can drive longer starts (the route's driver on a tie).
+      const coFirst = teamMode === 'alternate' ? availability(coStart).driveHours > availability(start).driveHours + 1e-9 : teamMode === 1;
+      this.team = { coState: coFirst ? start : coStart, active: coFirst ? 1 : 0, periods: [[], []], ids: input.team.driverIds, swaps: 0, solo: teamMode !== 'alternate' };
+      if (coFirst) this.state = coStart;
+    }
     this.fuelGallons = input.fuel.startingGallons;
     this.tankPricePerGallon = input.fuel.defaultPricePerGallon;
   }
@@ -216,14 +237,53 @@ class Trip {
   }
 
   /** `ms` (an integer) in `status` from now; returns when it started (it ends at the new `t`). */
-  private record(status: DutyStatus, ms: number): number {
+  private record(status: DutyStatus, ms: number, coStatus: DutyStatus = teammateStatus(status)): number {
     const start = this.t;
     this.state = advance(this.state, status, ms / HOUR_MS);
     this.t += ms;
-    const last = this.periods[this.periods.length - 1];
-    if (last && last.status === status && last.end === start) last.end = this.t;
-    else this.periods.push({ status, start, end: this.t });
+    if (this.team) {
+      const team = this.team;
+      team.coState = advance(team.coState, coStatus, ms / HOUR_MS);
+      appendPeriod(team.periods[team.active], status, start, this.t);
+      appendPeriod(team.periods[team.active === 0 ? 1 : 0], coStatus, start, this.t);
+      return start;
+    }
+    appendPeriod(this.periods, status, start, this.t);
     return start;
+  }
+
+  /** The driver at the wheel (team plans), for the drive segments. */
+  private driverAtWheel(): { driver_id: string } | Record<string, never> {
+    return this.team ? { driver_id: this.team.ids[this.team.active] } : {};
+  }
+
+  /**
+   * Team plans: the drivers change over. The truck stops for SWAP_HOURS (both off duty), then the
+   * other drives while this one goes to the sleeper berth.
+   */
+  swapDrivers(limit: LimitKind, place: NamedPoint | null): void {
+    const team = this.team!;
+    const from = team.ids[team.active];
+    const start = this.record('OFF_DUTY', durationMs(SWAP_HOURS), 'OFF_DUTY');
+    const s = this.state;
+    this.state = team.coState;
+    team.coState = s;
+    team.active = team.active === 0 ? 1 : 0;
+    team.swaps++;
+    if (this.light || !place) return;
+    this.segments.push({
+      sequence: this.segments.length + 1,
+      start_time: iso(start),
+      end_time: iso(this.t),
+      duration_hours: spanHours(this.t - start),
+      hos_state_after: hosAfter(this.state),
+      type: 'wait',
+      location: place.name,
+      latitude: round6(place.latitude),
+      longitude: round6(place.longitude),
+      reason: `Driver change: ${team.ids[team.active]} takes the wheel, ${from} goes to the sleeper berth (${why[limit]})`,
+      ...placeTimes(place, start, this.t),
+    });
   }
 
   /*
@@ -255,6 +315,7 @@ class Trip {
       distance_miles: round2(miles),
       local_start_time: localIso(start, fromZone),
       local_end_time: localIso(this.t, toZone),
+      ...this.driverAtWheel(),
     });
   }
 
@@ -372,6 +433,22 @@ class Trip {
   }
 }
 
+/**
+ * What the driver not at the wheel logs while the truck does something (team plans): the sleeper berth
+ * while the other drives or works a dock or fuel stop; the same rest or wait as the other when the truck
+ * stands for both.
+ */
+function teammateStatus(status: DutyStatus): DutyStatus {
+  return status === 'ON_DUTY_DRIVING' || status === 'ON_DUTY_NOT_DRIVING' ? 'SLEEPER_BERTH' : status;
+}
+
+/** Appends a span to a timeline, extending the last period when it continues it. */
+function appendPeriod(periods: DutyPeriod[], status: DutyStatus, start: number, end: number): void {
+  const last = periods[periods.length - 1];
+  if (last && last.status === status && last.end === start) last.end = end;
+  else periods.push({ status, start, end });
+}
+
 /** A place's time zone and a span's local start and end there (rest, dock, fuel and wait segments). */
 function placeTimes(place: Point, start: number, end: number): { time_zone: string; local_start_time: string; local_end_time: string } {
   const zone = timeZoneAt(place);
@@ -397,23 +474,41 @@ export function planRoute(input: PlanInput): PlanResult {
   const path = new RoutePath(input.legs);
   const sites = path.project(input.restSites);
   const { state: start, history } = startState(input);
-  let trip: Trip;
-  if (input.fuel.enabled) {
+  // Team plans: the co-driver's clocks at departure, from their own history.
+  const co = input.team ? startState({ history: input.team.coDriverHistory, rules: input.rules, departureTime: input.departureTime }) : null;
+  const plan = (mode: TeamMode): Trip => {
+    if (!input.fuel.enabled) return simulate(input, path, sites, [], start, false, co?.state, mode);
     // First where the rests fall, then fuel planned to coincide with them where that costs nothing extra.
-    const rests = simulate(input, path, sites, [], start, true);
+    const rests = simulate(input, path, sites, [], start, true, co?.state, mode);
     const fuel = planFuel(input, path, sites, rests.restMiles);
-    trip = simulate(input, path, sites, fuel.stops, start);
-    if (fuel.warning) trip.warnings.push(fuel.warning);
-  } else {
-    trip = simulate(input, path, sites, [], start);
+    const t = simulate(input, path, sites, fuel.stops, start, false, co?.state, mode);
+    if (fuel.warning) t.warnings.push(fuel.warning);
+    return t;
+  };
+  let trip = plan('alternate');
+  if (co) {
+    // A team is never slower than its better driver alone: when one driving it all (the other riding)
+    // arrives sooner than changing over, that is the plan (the change-overs win ties).
+    for (const solo of [0, 1] as const) {
+      const alone = plan(solo);
+      if (alone.t < trip.t) trip = alone;
+    }
   }
 
-  const violations = audit([...history, ...trip.periods], input.rules).filter((v) => v.at >= input.departureTime);
-  if (violations.length > 0) {
-    throw new PlanningError('AUDIT_FAILED', `Plan failed its HOS audit: ${violations.map((v) => v.explanation).join('; ')}`);
+  // Each driver's log audited on its own: the history before departure, then the trip as that driver logs it.
+  const logs: [DutyPeriod[], DutyPeriod[]][] = trip.team && co ? [[history, trip.team.periods[0]], [co.history, trip.team.periods[1]]] : [[history, trip.periods]];
+  for (const [i, [before, during]] of logs.entries()) {
+    const violations = audit([...before, ...during], input.rules).filter((v) => v.at >= input.departureTime);
+    if (violations.length > 0) {
+      const whose = trip.team ? ` (${trip.team.ids[i]})` : '';
+      throw new PlanningError('AUDIT_FAILED', `Plan failed its HOS audit${whose}: ${violations.map((v) => v.explanation).join('; ')}`);
+    }
   }
   return summarise(input, trip, path);
 }
+
+/** How a team shares the driving: changing over, or one of the two (0: the route's driver, 1: the co-driver) driving it all. */
+type TeamMode = 'alternate' | 0 | 1;
 
 /** Merge a planned fuel stop into a rest when it lies this little way ahead. */
 const FUEL_MERGE_MILES = 30;
@@ -423,8 +518,8 @@ const FUEL_MERGE_MILES = 30;
  * simulation): the trip carries the input, the path and the sites they need.
  */
 
-function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelPlan: FuelPlanStop[], start: HosState, light = false): Trip {
-  const trip = new Trip(input, path, sites, fuelPlan, start, light);
+function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelPlan: FuelPlanStop[], start: HosState, light = false, coStart?: HosState, teamMode: TeamMode = 'alternate'): Trip {
+  const trip = new Trip(input, path, sites, fuelPlan, start, light, coStart, teamMode);
   const speed = input.averageSpeedMph;
 
   // Origin: wait for its window and load.
@@ -438,7 +533,8 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
       if (guard > 500) throw new PlanningError('UNPLANNABLE', 'The trip could not be planned within the HOS limits');
       const avail = availability(trip.state);
       if (avail.driveHours < MIN_DRIVE_H) {
-        if (trip.light) trip.restLight(restFor(avail.limitedBy, trip.state));
+        if (trip.team && teammateCanDrive(trip, legMiles)) trip.swapDrivers(avail.limitedBy, trip.light ? null : placeHere(trip));
+        else if (trip.light) trip.restLight(restFor(avail.limitedBy, trip.state));
         else restHere(trip, avail.limitedBy);
         continue;
       }
@@ -455,6 +551,8 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
         stopFor = 'fuel';
       }
       let stop: RestStop | undefined;
+      // A team drives to the limit and changes drivers there (or, when neither can go on, rests there).
+      if (stopFor === 'hos' && trip.team) stopFor = 'none';
       if (stopFor === 'hos') {
         stop = restStop(trip, target, avail.limitedBy === 'BREAK' ? BREAK_PULLBACK_MILES : REST_PULLBACK_MILES, 'rest');
         target = stop.miles;
@@ -467,7 +565,7 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
         continue;
       }
       const place = stop ? stopPlace(trip, stop) : undefined;
-      const endName = stopFor === 'none' ? toName : stopFor === 'fuel' ? fuel!.name : place!.name;
+      const endName = stopFor === 'none' ? (target < trip.tripMiles + legLeft - 1e-6 ? trip.input.nameNear(trip.path.pointInLeg(trip.leg, target - trip.path.legStart[trip.leg]!)) : toName) : stopFor === 'fuel' ? fuel!.name : place!.name;
       if (miles > 1e-6) trip.drive(miles, lastPlaceName(trip, input), endName);
       if (stopFor === 'fuel') {
         // Normally exactly at the planned station; if the plan's point is already behind, fuel here.
@@ -484,6 +582,18 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
     arriveAt(trip, leg + 1);
   }
   return trip;
+}
+
+/**
+ * Whether the team should change drivers rather than stop: the one not at the wheel, after the change
+ * itself, can drive at least SWAP_MIN_DRIVE_H (or what is left of the trip) and longer than the one at it.
+ */
+function teammateCanDrive(trip: Trip, legMiles: number): boolean {
+  const team = trip.team!;
+  if (team.solo) return false;
+  const after = availability(advance(team.coState, 'OFF_DUTY', SWAP_HOURS)).driveHours;
+  const left = remainingDriveHours(trip.path, trip.leg, Math.min(trip.milesIntoLeg, legMiles), trip.input.averageSpeedMph);
+  return after >= Math.min(SWAP_MIN_DRIVE_H, left) && after > availability(trip.state).driveHours;
 }
 
 /** Where the truck stands, named. */
@@ -681,7 +791,8 @@ function summarise(input: PlanInput, trip: Trip, path: RoutePath): PlanResult {
     },
     segments: trip.segments,
     stops: trip.stops,
-    timeline: trip.periods,
+    timeline: trip.team ? trip.team.periods[0] : trip.periods,
+    ...(trip.team ? { teamTimelines: trip.team.periods } : {}),
     warnings: trip.warnings,
   };
 }

@@ -75,6 +75,19 @@ export interface PlanInput {
   restSites: RestSite[];
   /** Names a point for a rest or fuel stop away from known sites ("near Amarillo, TX"). */
   nameNear: (point: Point) => string;
+  /**
+   * Team driving: two drivers share the truck. `history` above is the first driver's; the second's is
+   * here. While one drives the other is in the sleeper berth; the truck stops only for docks, fuel,
+   * driver changes and when neither driver may drive. Absent: one driver.
+   */
+  team?: TeamOptions;
+}
+
+export interface TeamOptions {
+  /** The two drivers: [the route's driver, the co-driver]; drive segments carry the id of who drives. */
+  driverIds: [string, string];
+  /** The co-driver's duty history before departure, or a manual snapshot. */
+  coDriverHistory: { timeline: DutyPeriod[] } | { snapshot: ClockSnapshot };
 }
 
 export interface HosStateAfter {
@@ -116,7 +129,15 @@ interface AtPlace extends LocalSpan {
 
 export type Segment =
   /** A drive: its start in the time zone of `from`, its end in that of `to`. */
-  | (SegmentBase & LocalSpan & { type: 'drive'; from: NamedPoint & { time_zone?: string }; to: NamedPoint & { time_zone?: string }; distance_miles: number })
+  | (SegmentBase &
+      LocalSpan & {
+        type: 'drive';
+        from: NamedPoint & { time_zone?: string };
+        to: NamedPoint & { time_zone?: string };
+        distance_miles: number;
+        /** Who drives it (team plans only; a one-driver plan's driver is the route's). */
+        driver_id?: string;
+      })
   | (SegmentBase & AtPlace & {
       type: 'rest';
       location: string;
@@ -180,5 +201,7 @@ export interface PlanResult {
   stops: StopEta[];
   /** The plan's own duty timeline (what the auditor replays after the history). */
   timeline: DutyPeriod[];
+  /** Team plans: each driver's own duty timeline of the trip ([driver, co-driver]), as each one's log will read. */
+  teamTimelines?: [DutyPeriod[], DutyPeriod[]];
   warnings: string[];
 }
