@@ -7,13 +7,13 @@ import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { runWithEvent } from '../../db/outbox.js';
 import { isHosError } from '../../domain/hos/index.js';
-import { PlanningError, planRoute } from '../../domain/planning/planner.js';
+import { PlanningError, planRoute, startState } from '../../domain/planning/planner.js';
 import { optimizeStopOrder } from '../../domain/planning/stop-order.js';
 import type { FuelOptions, PlanInput, PlanLeg, PlanResult, PlanStop, RestSite } from '../../domain/planning/types.js';
 import { DomainError, invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
-import { toDriver, type DriverRecord } from '../drivers/drivers.repository.js';
+import { findDriver, toDriver, type DriverRecord } from '../drivers/drivers.repository.js';
 import { driverHistory } from '../hos/hos.service.js';
 import { ruleSetOf, type StoredHosSettings } from '../hos/hos.repository.js';
 import { distanceWarning } from './distance-warning.js';
@@ -31,6 +31,9 @@ export interface PlanRequest {
   departureTime?: string;
   stops?: StopInput[];
   driverState?: { hoursDriven: number; onDutyHours: number; hoursSinceBreak: number; cycleHoursUsed: number };
+  /** Team driving: the second driver in the truck, and (optionally) their state typed in by hand. */
+  coDriverId?: string;
+  coDriverState?: { hoursDriven: number; onDutyHours: number; hoursSinceBreak: number; cycleHoursUsed: number };
   options?: {
     averageSpeedMph?: number;
     distanceMethod?: DistanceMethod;
@@ -68,9 +71,11 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
   const vehicle = body.vehicleId ? await assignableVehicle(tx, tenantId, body.vehicleId) : null;
   const load = body.loadId ? await assignableLoad(tx, tenantId, body.loadId) : null;
   const history = body.driverState ? null : await driverHistory(tx, tenantId, driver.id, departure);
+  const coDriver = body.coDriverId ? await assignableCoDriver(tx, tenantId, body.coDriverId, driver.id) : null;
+  const coHistory = coDriver && !body.coDriverState ? await driverHistory(tx, tenantId, coDriver.id, departure) : null;
   const rules = history?.rules ?? ruleSetOf(row.hos);
   const sites: RestSite[] = row.sites.map(toRestSite);
-  return { driver, vehicle, load, history, rules, sites, fuelIntegrations: row.fuel_integrations };
+  return { driver, coDriver, vehicle, load, history, coHistory, rules, sites, fuelIntegrations: row.fuel_integrations };
 }
 
 /** What readPlanningContext reads. */
@@ -89,6 +94,18 @@ function assignableDriver(driver: DriverRecord | null): DriverRecord {
   if (!driver) throw notFound('Driver');
   if (driver.status !== 'ACTIVE') throw invalidState(`Driver ${driver.firstName} ${driver.lastName} is ${driver.status}; only ACTIVE drivers can be assigned to a route`);
   return driver;
+}
+
+/**
+ * The co-driver of a team plan: another ACTIVE driver of the organization. Both drivers' logs are kept
+ * under the organization's HOS rule set (one rule set per organization), so a team never mixes two.
+ */
+async function assignableCoDriver(tx: Tx, tenantId: string, id: string, driverId: string): Promise<DriverRecord> {
+  if (id === driverId) throw invalid('Validation failed', [{ field: 'body.coDriverId', message: 'the co-driver must be another driver than driverId' }]);
+  const co = await findDriver(tx, tenantId, id);
+  if (!co) throw notFound('Co-driver');
+  if (co.status !== 'ACTIVE') throw invalidState(`Co-driver ${co.firstName} ${co.lastName} is ${co.status}; only ACTIVE drivers can be assigned to a route`);
+  return co;
 }
 
 /** The vehicle to plan for: only an ACTIVE vehicle can be assigned to a route. */
@@ -189,10 +206,24 @@ export function planOrExplain(input: PlanInput): PlanResult {
     return planRoute(input);
   } catch (err) {
     if (err instanceof PlanningError && err.code === 'UNPLANNABLE') throw invalid(err.message);
-    if (isHosError(err) && 'snapshot' in input.history) {
-      throw new DomainError('VALIDATION', 'Validation failed', [{ field: err.field ? `body.driverState.${err.field}` : 'body.driverState', message: err.message }]);
+    if (isHosError(err) && ('snapshot' in input.history || (input.team && 'snapshot' in input.team.coDriverHistory))) {
+      // Which of the two typed-in states is impossible: the driver's is checked first.
+      const which = 'snapshot' in input.history && !coSnapshotFailed(input) ? 'driverState' : 'coDriverState';
+      throw new DomainError('VALIDATION', 'Validation failed', [{ field: err.field ? `body.${which}.${err.field}` : `body.${which}`, message: err.message }]);
     }
     throw err;
+  }
+}
+
+/** Whether an HOS error comes from the co-driver's typed-in state (the driver's own is valid). */
+function coSnapshotFailed(input: PlanInput): boolean {
+  if (!input.team || !('snapshot' in input.team.coDriverHistory)) return false;
+  if (!('snapshot' in input.history)) return true;
+  try {
+    startState({ history: input.history, rules: input.rules, departureTime: input.departureTime });
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -206,7 +237,7 @@ export interface PlannedRoute {
 export async function saveRoute(tx: Tx, ctx: TenantContext, route: Omit<NewRoute, 'id' | 'createdBy'>, now: Date): Promise<PlannedRoute> {
   const { statement, record: saved, json } = routeInsert(ctx.tenantId, { id: newId('route'), ...route, createdBy: ctx.userId }, now);
   // The route and its event in one statement (one round trip; bench/README.md).
-  await runWithEvent(tx, statement, ctx.tenantId, 'route.planned', { planId: saved.id, driverId: saved.driverId, vehicleId: saved.vehicleId, loadId: saved.loadId, departureTime: saved.departureTime, arrivalTime: saved.arrivalTime, summary: saved.summary }, now);
+  await runWithEvent(tx, statement, ctx.tenantId, 'route.planned', { planId: saved.id, driverId: saved.driverId, coDriverId: saved.coDriverId, vehicleId: saved.vehicleId, loadId: saved.loadId, departureTime: saved.departureTime, arrivalTime: saved.arrivalTime, summary: saved.summary }, now);
   if (saved.loadId) await changeLoadStatus(tx, ctx.tenantId, saved.loadId, ['PENDING'], 'ASSIGNED', ctx.userId, now);
   return { record: saved, json };
 }

@@ -73,8 +73,9 @@ export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, 
         const [last] = await listPositions(tx, ctx.tenantId, id, 1);
         const vehicle = route.vehicleId ? await findVehicleForPlan(tx, ctx.tenantId, route.vehicleId) : null;
         const history = await planningHistory(tx, ctx.tenantId, route.driverId, now.getTime());
+        const coHistory = route.coDriverId ? await planningHistory(tx, ctx.tenantId, route.coDriverId, now.getTime()) : null;
         const sites = await restSitesAndFuel(tx, ctx.tenantId);
-        return { route, request, last: last ?? null, vehicle, history, ...sites };
+        return { route, request, last: last ?? null, vehicle, history, coHistory, ...sites };
       });
       const { route, last } = read;
       const position = body.position
@@ -112,6 +113,7 @@ export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, 
         fuel: fuel.options,
         restSites: read.sites,
         nameNear: ports.nameNear,
+        ...(route.coDriverId && read.coHistory ? { team: { driverIds: [route.driverId, route.coDriverId] as [string, string], coDriverHistory: read.coHistory.history } } : {}),
       });
       fresh.warnings.unshift(...road.warnings, ...fuel.warnings, ...warnings);
       const merged = mergeReplan(route, progress.completed, fresh);
@@ -173,6 +175,7 @@ export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, 
             status: 'ACTIVE',
             revision: updated.revision,
             driverId: updated.driverId,
+            coDriverId: updated.coDriverId,
             vehicleId: updated.vehicleId,
             loadId: updated.loadId,
             reason: body.reason ?? null,

@@ -12,6 +12,8 @@ export interface RouteRecord {
   id: string;
   status: RouteStatus;
   driverId: string;
+  /** Team driving: the second driver in the truck (null: one driver). */
+  coDriverId: string | null;
   vehicleId: string | null;
   loadId: string | null;
   departureTime: string;
@@ -44,6 +46,7 @@ export function toRoute(r: Record<string, unknown>): RouteRecord {
     id: r.id as string,
     status: r.status as RouteStatus,
     driverId: r.driver_id as string,
+    coDriverId: (r.co_driver_id as string | null) ?? null,
     vehicleId: (r.vehicle_id as string | null) ?? null,
     loadId: (r.load_id as string | null) ?? null,
     departureTime: iso(r.departure_time),
@@ -70,6 +73,7 @@ export function toRoute(r: Record<string, unknown>): RouteRecord {
 export interface NewRoute {
   id: string;
   driverId: string;
+  coDriverId: string | null;
   vehicleId: string | null;
   loadId: string | null;
   distanceMethod: string;
@@ -93,8 +97,8 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
   const segmentsJson = JSON.stringify(r.plan.segments);
   const statement: Statement = {
     sql: `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
-                              request, summary, stops, segments, created_by, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'PLANNED', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+                              request, summary, stops, segments, created_by, created_at, updated_at, co_driver_id)
+     VALUES ($1, $2, $3, $4, $5, 'PLANNED', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)`,
     params: [
       tenantId,
       r.id,
@@ -110,6 +114,7 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
       segmentsJson,
       r.createdBy,
       now,
+      r.coDriverId,
     ],
   };
   // The record is what was just written: built from the plan in hand rather than read back (RETURNING *
@@ -118,6 +123,7 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
     id: r.id,
     status: 'PLANNED',
     driverId: r.driverId,
+    coDriverId: r.coDriverId,
     vehicleId: r.vehicleId,
     loadId: r.loadId,
     departureTime: iso(r.plan.departureTime),
@@ -146,7 +152,7 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
   // The summary is small and assembled from two objects: in the schema's order, as the serializer writes it.
   const summaryInOrder = Object.fromEntries(SUMMARY_KEYS.filter((k) => k in summary).map((k) => [k, summary[k as keyof typeof summary]]));
   const json =
-    `{"id":${q(record.id)},"status":"PLANNED","driverId":${q(record.driverId)},"vehicleId":${q(record.vehicleId)},"loadId":${q(record.loadId)},` +
+    `{"id":${q(record.id)},"status":"PLANNED","driverId":${q(record.driverId)},"coDriverId":${q(record.coDriverId)},"vehicleId":${q(record.vehicleId)},"loadId":${q(record.loadId)},` +
     `"departureTime":${q(record.departureTime)},"arrivalTime":${q(record.arrivalTime)},"distanceMethod":${q(record.distanceMethod)},` +
     `"summary":${q(summaryInOrder)},"stops":${stopsJson},"segments":${segmentsJson},"warnings":${q(record.warnings)},` +
     `"createdAt":${q(record.createdAt)},"updatedAt":${q(record.updatedAt)},"activatedAt":null,"completedAt":null,"cancelledAt":null,"cancelReason":null,` +
@@ -183,16 +189,17 @@ export async function listRoutes(
   }
   if (f.driverId) {
     params.push(f.driverId);
-    where.push(`r.driver_id = $${params.length}`);
+    where.push(`(r.driver_id = $${params.length} OR r.co_driver_id = $${params.length})`);
   }
   if (f.driverUserId) {
+    // A DRIVER user sees the routes they drive, as the driver or the co-driver.
     params.push(f.driverUserId);
-    where.push(`d.user_id = $${params.length}`);
+    where.push(`(d.user_id = $${params.length} OR EXISTS (SELECT 1 FROM drivers c WHERE c.tenant_id = r.tenant_id AND c.id = r.co_driver_id AND c.user_id = $${params.length}))`);
   }
   const { rows, total } = await selectPage(
     tx,
     {
-      select: `r.id, r.status, r.driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
+      select: `r.id, r.status, r.driver_id, r.co_driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
                r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason, r.revision,
                d.first_name AS driver_first_name, d.last_name AS driver_last_name, v.unit_number AS vehicle_unit,
                ${POSITION_COLUMNS.map((c) => `lp.${c} AS lp_${c}`).join(', ')}`,

@@ -84,6 +84,21 @@ export const PlanRouteBody = Type.Object(
         { additionalProperties: false, description: 'Manual HOS state; default: the driver’s current HOS from the duty-status log' },
       ),
     ),
+    coDriverId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^drv_[0-9A-Za-z]+$',
+        description:
+          'Team driving: a second ACTIVE driver in the same truck. The plan alternates the two (one drives while the other is in the sleeper berth), changing over at short stops; each drive segment says who drives; both logs are audited. Default: one driver.',
+      }),
+    ),
+    coDriverState: Type.Optional(
+      Type.Object(
+        { hoursDriven: Hours(24), onDutyHours: Hours(24), hoursSinceBreak: Hours(24), cycleHoursUsed: Hours(120) },
+        { additionalProperties: false, description: 'The co-driver’s HOS state typed in by hand; default: their duty-status log' },
+      ),
+    ),
     options: Type.Optional(PlanOptions),
   },
   {
@@ -148,6 +163,7 @@ export const SegmentSchema = Type.Union([
     from: DrivePoint,
     to: DrivePoint,
     distance_miles: Type.Number(),
+    driver_id: Type.Optional(Type.String({ description: 'Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan' })),
     local_start_time: LocalTime('The start, in the time zone of `from`,'),
     local_end_time: LocalTime('The end, in the time zone of `to`,'),
   }),
@@ -221,6 +237,7 @@ export const RoutePlan = Type.Object({
   id: Type.String(),
   status: RouteStatusSchema,
   driverId: Type.String(),
+  coDriverId: Type.Union([Type.String(), Type.Null()], { description: 'Team driving: the second driver in the truck; null for one driver' }),
   vehicleId: Type.Union([Type.String(), Type.Null()]),
   loadId: Type.Union([Type.String(), Type.Null()]),
   departureTime: Timestamp,
@@ -244,7 +261,11 @@ export const RoutePlan = Type.Object({
 
 
 export const RouteListQuery = Type.Object(
-  { status: Type.Optional(RouteStatusSchema), driverId: Type.Optional(Str(64, { pattern: '^drv_[0-9A-Za-z]+$' })), ...PageQuery },
+  {
+    status: Type.Optional(RouteStatusSchema),
+    driverId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^drv_[0-9A-Za-z]+$', description: 'Routes this driver drives, as the driver or the co-driver' })),
+    ...PageQuery,
+  },
   { additionalProperties: false },
 );
 
@@ -276,7 +297,7 @@ export const Position = Type.Object({
 });
 
 export const RouteListItem = Type.Composite([
-  Type.Pick(RoutePlan, ['id', 'status', 'driverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt', 'revision']),
+  Type.Pick(RoutePlan, ['id', 'status', 'driverId', 'coDriverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt', 'revision']),
   Type.Object({
     driverName: Type.String({ description: 'The driver’s first and last name' }),
     vehicleUnit: Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s unit number; null without a vehicle' }),

@@ -30,8 +30,9 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
     const route = await findRoute(tx, ctx.tenantId, id, forUpdate);
     if (!route) throw notFound('Route');
     if (ctx.role === 'DRIVER') {
-      const driver = await findDriver(tx, ctx.tenantId, route.driverId);
-      if (driver?.userId !== ctx.userId) throw notFound('Route');
+      // The driver's or the co-driver's own.
+      const drivers = await Promise.all([route.driverId, route.coDriverId].filter((d): d is string => d !== null).map((d) => findDriver(tx, ctx.tenantId, d)));
+      if (!drivers.some((d) => d?.userId === ctx.userId)) throw notFound('Route');
     }
     return route;
   }
@@ -66,9 +67,12 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           fuel: fuel.options,
           restSites: context.sites,
           nameNear: ports.nameNear,
+          ...(context.coDriver
+            ? { team: { driverIds: [context.driver.id, context.coDriver.id], coDriverHistory: body.coDriverState ? { snapshot: body.coDriverState } : { timeline: context.coHistory!.timeline } } }
+            : {}),
         });
         plan.warnings.unshift(...road.warnings, ...fuel.warnings);
-        return { driverId: context.driver.id, vehicleId: context.vehicle?.id ?? null, loadId: context.load?.id ?? null, distanceMethod: road.distanceMethod, request: body as unknown as Record<string, unknown>, plan };
+        return { driverId: context.driver.id, coDriverId: context.coDriver?.id ?? null, vehicleId: context.vehicle?.id ?? null, loadId: context.load?.id ?? null, distanceMethod: road.distanceMethod, request: body as unknown as Record<string, unknown>, plan };
       };
       // One transaction when nothing between the read and the write waits on another service (distances
       // computed here, no fuel vendor to ask): three round trips fewer, the largest cost of a plan on
@@ -104,12 +108,20 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           const driver = await findDriver(tx, ctx.tenantId, route.driverId);
           if (action === 'activate') {
             if (driver?.status !== 'ACTIVE') throw invalidState(`Driver is ${driver?.status ?? 'missing'}; only ACTIVE drivers can start a route`);
-            const active = await listRoutes(tx, ctx.tenantId, { status: 'ACTIVE', driverId: route.driverId }, 1, 1);
-            if (active.total > 0) throw invalidState(`Driver already has an ACTIVE route (${active.data[0]!.id}); complete or cancel it first`);
+            // Each of the two (a team) drives one ACTIVE route at a time, as its driver or its co-driver.
+            for (const [who, id] of [['Driver', route.driverId], ['Co-driver', route.coDriverId]] as const) {
+              if (id === null) continue;
+              if (who === 'Co-driver') {
+                const co = await findDriver(tx, ctx.tenantId, id);
+                if (co?.status !== 'ACTIVE') throw invalidState(`Co-driver is ${co?.status ?? 'missing'}; only ACTIVE drivers can start a route`);
+              }
+              const active = await listRoutes(tx, ctx.tenantId, { status: 'ACTIVE', driverId: id }, 1, 1);
+              if (active.total > 0) throw invalidState(`${who} already has an ACTIVE route (${active.data[0]!.id}); complete or cancel it first`);
+            }
           }
           const updated = await setRouteStatus(tx, ctx.tenantId, id, rule.to, now, reason);
           const vehicle = updated.vehicleId ? await findVehicleForPlan(tx, ctx.tenantId, updated.vehicleId) : null;
-          const payload: Record<string, unknown> = { planId: updated.id, status: updated.status, driverId: updated.driverId };
+          const payload: Record<string, unknown> = { planId: updated.id, status: updated.status, driverId: updated.driverId, coDriverId: updated.coDriverId };
           if (action === 'activate') Object.assign(payload, { driverName: driver ? `${driver.firstName} ${driver.lastName}` : null, vehicleId: updated.vehicleId, vehicleUnit: vehicle?.unitNumber ?? null, activatedAt: updated.activatedAt });
           if (action === 'complete') Object.assign(payload, { completedAt: updated.completedAt, summary: updated.summary, plannedArrivalTime: updated.arrivalTime });
           if (action === 'cancel') Object.assign(payload, { reason: reason ?? null, cancelledBy: ctx.userId, cancelledAt: updated.cancelledAt });
@@ -124,7 +136,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           return updated;
         });
       } catch (err) {
-        if (isUniqueViolation(err, 'route_plans_one_active_key')) throw invalidState('Driver already has an ACTIVE route; complete or cancel it first');
+        if (isUniqueViolation(err, 'route_plans_one_active_key') || isUniqueViolation(err, 'route_plans_one_active_co_key')) throw invalidState('Driver already has an ACTIVE route; complete or cancel it first');
         throw err;
       }
     },

@@ -630,7 +630,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(a).toMatchObject({ id: first.id, status: 'ACTIVE', activatedAt: clock.now().toISOString(), updatedAt: clock.now().toISOString(), completedAt: null });
     expect(a.segments).toEqual(first.segments);
     expect(await outbox(acme.tenantId, 'route.activated', 'planId', first.id)).toEqual([
-      { planId: first.id, status: 'ACTIVE', driverId: driver.id, driverName: 'Lily Cycle', vehicleId: vehicle.id, vehicleUnit: 'TRK-LC1', activatedAt: a.activatedAt },
+      { planId: first.id, status: 'ACTIVE', driverId: driver.id, coDriverId: null, driverName: 'Lily Cycle', vehicleId: vehicle.id, vehicleUnit: 'TRK-LC1', activatedAt: a.activatedAt },
     ]);
     expect(await loadStatus(load.id)).toBe('IN_TRANSIT');
 
@@ -667,7 +667,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'CANCELLED', cancelReason: 'Customer closed the dock', cancelledAt: clock.now().toISOString() });
     expect(await outbox(acme.tenantId, 'route.cancelled', 'planId', second.id)).toEqual([
-      { planId: second.id, status: 'CANCELLED', driverId: driver.id, reason: 'Customer closed the dock', cancelledBy: acme.ownerId, cancelledAt: clock.now().toISOString() },
+      { planId: second.id, status: 'CANCELLED', driverId: driver.id, coDriverId: null, reason: 'Customer closed the dock', cancelledBy: acme.ownerId, cancelledAt: clock.now().toISOString() },
     ]);
     const twice = await action(acme.auth, second.id, 'cancel');
     expect(twice.statusCode).toBe(400);
@@ -835,7 +835,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(all).toMatchObject({ total: 5, page: 1, pageSize: 20 });
     expect(all.data.map((r) => r.id)).toEqual([...ids].reverse());
     expect(Object.keys(all.data[0]!).sort()).toEqual(
-      ['activatedAt', 'arrivalTime', 'cancelledAt', 'completedAt', 'createdAt', 'departureTime', 'driverId', 'driverName', 'id', 'lastPosition', 'loadId', 'revision', 'status', 'summary', 'vehicleId', 'vehicleUnit'].sort(),
+      ['activatedAt', 'arrivalTime', 'cancelledAt', 'completedAt', 'coDriverId', 'createdAt', 'departureTime', 'driverId', 'driverName', 'id', 'lastPosition', 'loadId', 'revision', 'status', 'summary', 'vehicleId', 'vehicleUnit'].sort(),
     );
     expect(all.data[0]).toMatchObject({ driverName: 'Dana Driver', vehicleUnit: null, lastPosition: null });
     expect((await get(`?driverId=${d1.id}`)).data.map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]]);

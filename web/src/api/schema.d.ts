@@ -13557,6 +13557,15 @@ export interface operations {
                         hoursSinceBreak: number;
                         cycleHoursUsed: number;
                     };
+                    /** @description Team driving: a second ACTIVE driver in the same truck. The plan alternates the two (one drives while the other is in the sleeper berth), changing over at short stops; each drive segment says who drives; both logs are audited. Default: one driver. */
+                    coDriverId?: string;
+                    /** @description The co-driver’s HOS state typed in by hand; default: their duty-status log */
+                    coDriverState?: {
+                        hoursDriven: number;
+                        onDutyHours: number;
+                        hoursSinceBreak: number;
+                        cycleHoursUsed: number;
+                    };
                     /** @description Planning options; each one omitted takes the default stated on it. */
                     options?: {
                         /**
@@ -13602,6 +13611,8 @@ export interface operations {
                         id: string;
                         status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                         driverId: string;
+                        /** @description Team driving: the second driver in the truck; null for one driver */
+                        coDriverId: string | null;
                         vehicleId: string | null;
                         loadId: string | null;
                         /** Format: date-time */
@@ -13697,6 +13708,8 @@ export interface operations {
                                 time_zone?: string;
                             };
                             distance_miles: number;
+                            /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                            driver_id?: string;
                             /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_start_time?: string;
                             /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -13950,6 +13963,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
+                /** @description Routes this driver drives, as the driver or the co-driver */
                 driverId?: string;
                 page?: number;
                 pageSize?: number;
@@ -13971,6 +13985,8 @@ export interface operations {
                             id: string;
                             status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                             driverId: string;
+                            /** @description Team driving: the second driver in the truck; null for one driver */
+                            coDriverId: string | null;
                             vehicleId: string | null;
                             loadId: string | null;
                             /** Format: date-time */
@@ -14135,6 +14151,8 @@ export interface operations {
                         id: string;
                         status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                         driverId: string;
+                        /** @description Team driving: the second driver in the truck; null for one driver */
+                        coDriverId: string | null;
                         vehicleId: string | null;
                         loadId: string | null;
                         /** Format: date-time */
@@ -14230,6 +14248,8 @@ export interface operations {
                                 time_zone?: string;
                             };
                             distance_miles: number;
+                            /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                            driver_id?: string;
                             /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_start_time?: string;
                             /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -14504,6 +14524,8 @@ export interface operations {
                         id: string;
                         status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                         driverId: string;
+                        /** @description Team driving: the second driver in the truck; null for one driver */
+                        coDriverId: string | null;
                         vehicleId: string | null;
                         loadId: string | null;
                         /** Format: date-time */
@@ -14599,6 +14621,8 @@ export interface operations {
                                 time_zone?: string;
                             };
                             distance_miles: number;
+                            /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                            driver_id?: string;
                             /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_start_time?: string;
                             /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -14873,6 +14897,8 @@ export interface operations {
                         id: string;
                         status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                         driverId: string;
+                        /** @description Team driving: the second driver in the truck; null for one driver */
+                        coDriverId: string | null;
                         vehicleId: string | null;
                         loadId: string | null;
                         /** Format: date-time */
@@ -14968,6 +14994,8 @@ export interface operations {
                                 time_zone?: string;
                             };
                             distance_miles: number;
+                            /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                            driver_id?: string;
                             /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_start_time?: string;
                             /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -15244,6 +15272,8 @@ export interface operations {
                         id: string;
                         status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                         driverId: string;
+                        /** @description Team driving: the second driver in the truck; null for one driver */
+                        coDriverId: string | null;
                         vehicleId: string | null;
                         loadId: string | null;
                         /** Format: date-time */
@@ -15339,6 +15369,8 @@ export interface operations {
                                 time_zone?: string;
                             };
                             distance_miles: number;
+                            /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                            driver_id?: string;
                             /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_start_time?: string;
                             /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -15941,6 +15973,8 @@ export interface operations {
                             id: string;
                             status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                             driverId: string;
+                            /** @description Team driving: the second driver in the truck; null for one driver */
+                            coDriverId: string | null;
                             vehicleId: string | null;
                             loadId: string | null;
                             /** Format: date-time */
@@ -16036,6 +16070,8 @@ export interface operations {
                                     time_zone?: string;
                                 };
                                 distance_miles: number;
+                                /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                                driver_id?: string;
                                 /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                                 local_start_time?: string;
                                 /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -16581,6 +16617,8 @@ export interface operations {
                         id: string;
                         status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                         driverId: string;
+                        /** @description Team driving: the second driver in the truck; null for one driver */
+                        coDriverId: string | null;
                         vehicleId: string | null;
                         loadId: string | null;
                         /** Format: date-time */
@@ -16676,6 +16714,8 @@ export interface operations {
                                 time_zone?: string;
                             };
                             distance_miles: number;
+                            /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                            driver_id?: string;
                             /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_start_time?: string;
                             /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -17131,6 +17171,8 @@ export interface operations {
                                     time_zone?: string;
                                 };
                                 distance_miles: number;
+                                /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                                driver_id?: string;
                                 /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                                 local_start_time?: string;
                                 /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
@@ -17272,6 +17314,8 @@ export interface operations {
                             id: string;
                             status: "PLANNED" | "ACTIVE" | "COMPLETED" | "CANCELLED";
                             driverId: string;
+                            /** @description Team driving: the second driver in the truck; null for one driver */
+                            coDriverId: string | null;
                             vehicleId: string | null;
                             loadId: string | null;
                             /** Format: date-time */
@@ -17367,6 +17411,8 @@ export interface operations {
                                     time_zone?: string;
                                 };
                                 distance_miles: number;
+                                /** @description Team plans: the driver at the wheel (the route’s driver or its co-driver); absent on a one-driver plan */
+                                driver_id?: string;
                                 /** @description The start, in the time zone of `from`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                                 local_start_time?: string;
                                 /** @description The end, in the time zone of `to`, in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
