@@ -120,6 +120,8 @@ export interface OpenAlert {
   /** For SNOOZED: when it comes back. */
   snoozedUntil: number | null;
   metadata: Record<string, unknown>;
+  /** The driver the alert is about, where the store says (team routes watch two drivers' HOS). */
+  driverId?: string | null;
 }
 
 export interface MonitoringSnapshot {

@@ -80,7 +80,7 @@ export async function findAlert(tx: Tx, tenantId: string, id: string, forUpdate 
  */
 export async function openAlertsOfRoutes(tx: Tx, routes: { tenantId: string; routeId: string }[]): Promise<Map<string, OpenAlert[]>> {
   const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT a.route_id, a.id, a.type, a.status, a.priority, a.created_at, a.snoozed_until, a.metadata
+    `SELECT a.route_id, a.id, a.type, a.status, a.priority, a.created_at, a.snoozed_until, a.metadata, a.driver_id
        FROM alerts a JOIN unnest($1::text[], $2::text[]) AS k (tenant_id, route_id) ON a.tenant_id = k.tenant_id AND a.route_id = k.route_id
       WHERE a.status <> 'RESOLVED' FOR UPDATE OF a`,
     [routes.map((r) => r.tenantId), routes.map((r) => r.routeId)],
@@ -103,6 +103,7 @@ function toOpenAlert(r: Record<string, unknown>): OpenAlert {
     createdAt: new Date(r.created_at as string | Date).getTime(),
     snoozedUntil: r.snoozed_until ? new Date(r.snoozed_until as string | Date).getTime() : null,
     metadata: json<Record<string, unknown>>(r.metadata) ?? {},
+    ...(r.driver_id !== undefined ? { driverId: (r.driver_id as string | null) ?? null } : {}),
   };
 }
 

@@ -86,6 +86,9 @@ export interface RouteFacts {
   status: string;
   driverId: string;
   driverName: string;
+  /** Team routes: the co-driver, whose HOS is watched as the driver's is (null: one driver). */
+  coDriverId: string | null;
+  coDriverName: string | null;
   vehicleId: string | null;
   vehicleUnit: string | null;
   activatedAt: number;
@@ -103,11 +106,12 @@ const ms = (v: unknown) => new Date(v as string | Date).getTime();
 
 export async function loadRoutes(tx: Tx, keys: RouteKey[], defaultIntervalSeconds: number): Promise<RouteFacts[]> {
   const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT r.tenant_id, r.id, r.status, r.driver_id, r.vehicle_id, r.activated_at, r.departure_time, r.arrival_time, r.segments, r.stops,
-            d.first_name || ' ' || d.last_name AS driver_name, v.unit_number, s.alerts, s.monitoring, s.hos
+    `SELECT r.tenant_id, r.id, r.status, r.driver_id, r.co_driver_id, r.vehicle_id, r.activated_at, r.departure_time, r.arrival_time, r.segments, r.stops,
+            d.first_name || ' ' || d.last_name AS driver_name, c.first_name || ' ' || c.last_name AS co_driver_name, v.unit_number, s.alerts, s.monitoring, s.hos
        FROM unnest($1::text[], $2::text[]) AS k (tenant_id, route_id)
        JOIN route_plans r ON r.tenant_id = k.tenant_id AND r.id = k.route_id
        JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id
+       LEFT JOIN drivers c ON c.tenant_id = r.tenant_id AND c.id = r.co_driver_id
        LEFT JOIN vehicles v ON v.tenant_id = r.tenant_id AND v.id = r.vehicle_id
        LEFT JOIN tenant_settings s ON s.tenant_id = r.tenant_id`,
     [keys.map((k) => k.tenantId), keys.map((k) => k.routeId)],
@@ -121,6 +125,8 @@ export async function loadRoutes(tx: Tx, keys: RouteKey[], defaultIntervalSecond
       status: r.status as string,
       driverId: r.driver_id as string,
       driverName: r.driver_name as string,
+      coDriverId: (r.co_driver_id as string | null) ?? null,
+      coDriverName: (r.co_driver_name as string | null) ?? null,
       vehicleId: (r.vehicle_id as string | null) ?? null,
       vehicleUnit: (r.unit_number as string | null) ?? null,
       activatedAt: r.activated_at ? ms(r.activated_at) : ms(r.departure_time),

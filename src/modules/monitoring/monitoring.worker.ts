@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Database, Tx } from '../../db/types.js';
-import type { AlertCondition, MonitoringSnapshot, OpenAlert, Reconciliation } from '../../domain/alerts/types.js';
+import type { AlertCondition, AlertType, MonitoringSnapshot, OpenAlert, Reconciliation } from '../../domain/alerts/types.js';
 import { evaluate, limitsOf } from '../../domain/hos/index.js';
 import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
 import { pathAhead } from '../../domain/geo/route-sample.js';
@@ -96,13 +96,25 @@ export class MonitoringWorker implements Worker {
       const active = facts.filter((f) => f.status === 'ACTIVE');
       const gone = keys.filter((k) => !active.some((f) => f.tenantId === k.tenantId && f.routeId === k.routeId));
       await dropInactive(tx, gone);
-      const timelines = await loadTimelines(tx, active.map((f) => ({ tenantId: f.tenantId, driverId: f.driverId })), now.getTime(), HOS_HISTORY_MS);
+      const drivers = active.flatMap((f) => [{ tenantId: f.tenantId, driverId: f.driverId }, ...(f.coDriverId ? [{ tenantId: f.tenantId, driverId: f.coDriverId }] : [])]);
+      const timelines = await loadTimelines(tx, drivers, now.getTime(), HOS_HISTORY_MS);
       const open = await openAlertsOfRoutes(tx, active);
       const raise: NewAlertNamed[] = [];
       for (const f of active) {
-        const snapshot = buildSnapshot(f, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.driverId}`) ?? [], signals.get(f.routeId) ?? NO_SIGNALS, open.get(f.routeId) ?? [], now.getTime());
+        const routeOpen = open.get(f.routeId) ?? [];
+        const signal = signals.get(f.routeId) ?? NO_SIGNALS;
+        // A team route: the co-driver's own HOS alerts are theirs; everything else is the route's (under its driver).
+        const coOwn = (a: OpenAlert) => f.coDriverId !== null && a.driverId === f.coDriverId && HOS_TYPES.has(a.type);
+        const snapshot = buildSnapshot(f, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.driverId}`) ?? [], signal, routeOpen.filter((a) => !coOwn(a)), now.getTime());
         const result = this.rules.reconcile(snapshot, this.rules.evaluate(snapshot));
-        await apply(tx, f, result, now, report, raise);
+        await apply(tx, f, result, now, report, raise, { id: f.driverId, name: f.driverName });
+        if (f.coDriverId !== null) {
+          // The co-driver's clocks from their own log (an ELD's clocks are matched to the route's driver).
+          const co = { ...f, driverId: f.coDriverId, driverName: f.coDriverName ?? f.coDriverId };
+          const coSnapshot = buildSnapshot(co, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.coDriverId}`) ?? [], { ...signal, eldClocks: null }, routeOpen.filter(coOwn), now.getTime());
+          const coResult = this.rules.reconcile(coSnapshot, this.rules.evaluate(coSnapshot).filter((c) => HOS_TYPES.has(c.type)));
+          await apply(tx, f, coResult, now, report, raise, { id: f.coDriverId, name: co.driverName });
+        }
         report.checked++;
       }
       await raiseAlerts(tx, raise, now);
@@ -160,7 +172,10 @@ function buildSnapshot(
 }
 
 /** Applies one route's reconciliation; its new alerts are collected in `raise` (raised for the whole batch at once). */
-async function apply(tx: Tx, f: RouteFacts, r: Reconciliation, now: Date, report: PassReport, raise: NewAlertNamed[]): Promise<void> {
+/** The alert types about one driver's hours: on a team route each driver has their own. */
+const HOS_TYPES: ReadonlySet<AlertType> = new Set<AlertType>(['HOS_APPROACHING_DRIVE_LIMIT', 'HOS_APPROACHING_DUTY_LIMIT', 'HOS_APPROACHING_CYCLE_LIMIT', 'HOS_BREAK_REQUIRED', 'HOS_VIOLATION']);
+
+async function apply(tx: Tx, f: RouteFacts, r: Reconciliation, now: Date, report: PassReport, raise: NewAlertNamed[], driver: { id: string; name: string }): Promise<void> {
   for (const alert of r.resurface) await resurfaceAlert(tx, f.tenantId, alert.id, now);
   for (const { alert, resolution } of r.resolve) {
     await resolveAlert(tx, f.tenantId, alert.id, 'system', resolution, now);
@@ -172,7 +187,7 @@ async function apply(tx: Tx, f: RouteFacts, r: Reconciliation, now: Date, report
     report.updated++;
   }
   for (const condition of r.create) {
-    raise.push({ tenantId: f.tenantId, condition, driverId: f.driverId, driverName: f.driverName, routeId: f.routeId, vehicleId: f.vehicleId, vehicleUnit: f.vehicleUnit });
+    raise.push({ tenantId: f.tenantId, condition, driverId: driver.id, driverName: driver.name, routeId: f.routeId, vehicleId: f.vehicleId, vehicleUnit: f.vehicleUnit });
     report.raised++;
   }
 }
