@@ -18,7 +18,8 @@
  *   s.12 (13 h driving / 14 h on duty in a day), s.13 (13 h driving / 14 h on duty in a work shift, no
  *   driving after 16 h elapsed; 8 consecutive hours off end a shift), s.14 (10 h off a day — implied
  *   here by the 14 h daily on-duty limit), s.18 (single-driver sleeper split: two sleeper periods of at
- *   least 2 h totalling 10), s.25 (24 h off in every 14 days), s.26/27 (cycle 1: 70 h / 7 days; cycle 2:
+ *   least 2 h totalling 10), s.19 (team of drivers: two sleeper periods of at least 4 h totalling 8, with
+ *   the same 13 h driving / 16 h elapsed around them; `teamDriving`), s.25 (24 h off in every 14 days), s.26/27 (cycle 1: 70 h / 7 days; cycle 2:
  *   120 h / 14 days and no driving after 70 h without 24 consecutive hours off), s.28 (reset: 36 h
  *   for cycle 1, 72 h for cycle 2), s.76 (adverse: +2 h of driving and on-duty time, not elapsed time).
  */
@@ -251,14 +252,23 @@ function canadaLimits(id: 'CANADA_CYCLE_1' | 'CANADA_CYCLE_2', o: RuleSetOptions
     onDutyWithoutLongOffHours: one ? Infinity : 70,
     longOffHours: 24,
     longOffEveryDays: 14,
-    split: {
-      longMinSleeperHours: 2,
-      shortMinHours: 2,
-      totalMinHours: 10,
-      bothInSleeper: true,
-      excludeShortFromWindow: true,
-      rule: 'SOR/2005-313 s.18 splitting of daily off-duty time (two sleeper-berth periods of at least 2 h totalling 10 h)',
-    },
+    split: o.teamDriving
+      ? {
+          longMinSleeperHours: 4,
+          shortMinHours: 4,
+          totalMinHours: 8,
+          bothInSleeper: true,
+          excludeShortFromWindow: true,
+          rule: 'SOR/2005-313 s.19 splitting of daily off-duty time, team of drivers (two sleeper-berth periods of at least 4 h totalling 8 h)',
+        }
+      : {
+          longMinSleeperHours: 2,
+          shortMinHours: 2,
+          totalMinHours: 10,
+          bothInSleeper: true,
+          excludeShortFromWindow: true,
+          rule: 'SOR/2005-313 s.18 splitting of daily off-duty time (two sleeper-berth periods of at least 2 h totalling 10 h)',
+        },
     dayOffsetMinutes: o.homeTerminalUtcOffsetMinutes ?? 0,
     rules: {
       drive: `SOR/2005-313 s.13(1) ${13 + adverse} hours of driving in a work shift`,

@@ -30,6 +30,12 @@ export interface RuleSetOptions {
   shortHaul150AirMile?: boolean;
   /** Minutes east of UTC of the home terminal: where the cycle's days begin (default 0 = UTC midnight). */
   homeTerminalUtcOffsetMinutes?: number;
+  /**
+   * The driver is one of a team in a truck with a sleeper berth: the rule set's team provisions apply
+   * (Canada, SOR/2005-313 s.19: the off-duty time split in two sleeper-berth periods of at least 4 h
+   * totalling 8 h). US, Texas and California rules have no separate team split: theirs applies to teams.
+   */
+  teamDriving?: boolean;
 }
 
 export interface RuleSet {

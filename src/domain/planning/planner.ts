@@ -467,7 +467,9 @@ function appointmentIso(stop: PlanStop): StopEta['appointment'] {
   };
 }
 
-export function planRoute(input: PlanInput): PlanResult {
+export function planRoute(given: PlanInput): PlanResult {
+  // A team's two logs follow the rule set's team provisions (Canada s.19's team split).
+  const input = given.team && !given.rules.options.teamDriving ? { ...given, rules: { ...given.rules, options: { ...given.rules.options, teamDriving: true } } } : given;
   if (input.stops.length < 2 || input.legs.length !== input.stops.length - 1) {
     throw new PlanningError('UNPLANNABLE', 'A plan needs at least two stops and one leg between each pair');
   }

@@ -34,7 +34,8 @@ function teamInput(stops: PlanStop[], a: DutyPeriod[], b: DutyPeriod[], extra: P
 /** Each driver's log (history + the trip as they log it) through the auditor: the violations from departure. */
 function violationsOf(input: PlanInput, plan: PlanResult): string[][] {
   const histories = [(input.history as { timeline: DutyPeriod[] }).timeline, (input.team!.coDriverHistory as { timeline: DutyPeriod[] }).timeline];
-  return plan.teamTimelines!.map((trip, i) => audit([...histories[i]!, ...trip], input.rules).filter((v) => v.at >= input.departureTime).map((v) => v.explanation));
+  const rules = { ...input.rules, options: { ...input.rules.options, teamDriving: true } };
+  return plan.teamTimelines!.map((trip, i) => audit([...histories[i]!, ...trip], rules).filter((v) => v.at >= input.departureTime).map((v) => v.explanation));
 }
 
 type Drive = Extract<Segment, { type: 'drive' }>;
@@ -85,6 +86,21 @@ describe('team plans', () => {
     const other = teamInput([DALLAS, LA], rested(T0), drove(T0, 9));
     expect(drives(planRoute(other))[0]!.driver_id).toBe(IDS[0]);
   });
+
+  it.each(['US_PROPERTY_70_8', 'US_PROPERTY_60_7', 'TEXAS_INTRASTATE', 'CALIFORNIA_INTRASTATE', 'CANADA_CYCLE_1', 'CANADA_CYCLE_2'] as const)(
+    'under %s: both logs audit clean by that rule set’s team provisions, and the team arrives sooner than one driver',
+    (id) => {
+      const rules = ruleSet(id);
+      const input = teamInput([DALLAS, LA], rested(T0), rested(T0), { rules });
+      const team = planRoute(input);
+      const teamRules = ruleSet(id, { teamDriving: true });
+      const histories = [rested(T0), rested(T0)];
+      team.teamTimelines!.forEach((trip, i) => expect(audit([...histories[i]!, ...trip], teamRules).filter((v) => v.at >= T0)).toEqual([]));
+      oneAtTheWheel(team);
+      const solo = planRoute(buildInput([DALLAS, LA], { departureTime: T0, rules, history: { timeline: rested(T0) } }));
+      expect(Date.parse(team.arrivalTime)).toBeLessThan(Date.parse(solo.arrivalTime));
+    },
+  );
 
   it('a one-driver plan is what it was (no driver ids, no team timelines)', () => {
     const plan = planRoute(buildInput([DALLAS, LA], { departureTime: T0 }));

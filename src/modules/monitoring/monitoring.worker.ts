@@ -105,6 +105,8 @@ export class MonitoringWorker implements Worker {
         const signal = signals.get(f.routeId) ?? NO_SIGNALS;
         // A team route: the co-driver's own HOS alerts are theirs; everything else is the route's (under its driver).
         const coOwn = (a: OpenAlert) => f.coDriverId !== null && a.driverId === f.coDriverId && HOS_TYPES.has(a.type);
+        // A team's logs are judged by the rule set's team provisions (Canada s.19's team split).
+        if (f.coDriverId !== null) f.rules = { ...f.rules, options: { ...f.rules.options, teamDriving: true } };
         const snapshot = buildSnapshot(f, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.driverId}`) ?? [], signal, routeOpen.filter((a) => !coOwn(a)), now.getTime());
         const result = this.rules.reconcile(snapshot, this.rules.evaluate(snapshot));
         await apply(tx, f, result, now, report, raise, { id: f.driverId, name: f.driverName });
