@@ -71,7 +71,11 @@ async function loadSignals(tx: Tx, routes: MonitoredRoute[], now: Date) {
     `SELECT c.* FROM unnest($1::text[], $2::text[]) AS k (tenant_id, driver_id)
        JOIN driver_eld_clocks c ON c.tenant_id = k.tenant_id AND c.driver_id = k.driver_id
       WHERE c.synced_at > $3`,
-    [routes.map((r) => r.tenantId), routes.map((r) => r.driverId), new Date(now.getTime() - ELD_CLOCKS_MAX_AGE_MS)],
+    [
+      [...routes.map((r) => r.tenantId), ...routes.filter((r) => r.coDriverId).map((r) => r.tenantId)],
+      [...routes.map((r) => r.driverId), ...routes.filter((r) => r.coDriverId).map((r) => r.coDriverId!)],
+      new Date(now.getTime() - ELD_CLOCKS_MAX_AGE_MS),
+    ],
   );
   const withVehicle = routes.filter((r) => r.vehicleId !== null);
   const telemetry = await tx.query<{ tenant_id: string; vehicle_id: string; faults: unknown }>(
@@ -105,6 +109,8 @@ export function dbMonitoringSources(db: Database): MonitoringSources {
         const signal: RouteSignals = { ...NO_SIGNALS, etaPredictions: [], integrationFailures: [] };
         const c = clocks.get(`${route.tenantId}|${route.driverId}`);
         if (c) signal.eldClocks = toEldClocks(c);
+        const co = route.coDriverId ? clocks.get(`${route.tenantId}|${route.coDriverId}`) : undefined;
+        if (co) signal.coDriverEldClocks = toEldClocks(co);
         if (has.has(`${route.tenantId}|ELD`) && route.vehicleId !== null) {
           signal.faults = (faults.get(`${route.tenantId}|${route.vehicleId}`) ?? []).map((f) => ({ code: f.code, description: f.description, severity: f.severity, active: f.active, at: ms(f.since) }));
         }

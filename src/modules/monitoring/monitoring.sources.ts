@@ -6,6 +6,8 @@ export interface MonitoredRoute {
   tenantId: string;
   routeId: string;
   driverId: string;
+  /** Team routes: the co-driver (whose ELD clocks are looked up too). */
+  coDriverId?: string | null;
   vehicleId: string | null;
   /** Latest known position, if any (weather ahead of it). */
   position: { latitude: number; longitude: number } | null;
@@ -22,6 +24,8 @@ export interface RouteSignals {
   integrationFailures: IntegrationFailure[];
   /** Clocks an ELD reported for the driver (source = vendor key); null: the duty-status log alone. */
   eldClocks: { source: string; reported: EldReportedClocks } | null;
+  /** Team routes: the co-driver's ELD clocks, the same way (absent or null: the co-driver's log alone). */
+  coDriverEldClocks?: { source: string; reported: EldReportedClocks } | null;
 }
 
 /**

@@ -88,4 +88,30 @@ describe.each(DB_KINDS)('monitoring a team route (%s)', (kind) => {
     expect(later.filter((a) => a.driverId === rosa.id && a.status !== 'RESOLVED').map((a) => a.type)).toContain('HOS_APPROACHING_DRIVE_LIMIT');
     expect(later.find((a) => a.driverId === rosa.id)!.message).toMatch(/Rosa Diaz/);
   });
+
+  it("the co-driver's own ELD clocks, when an ELD integration reported them, are the co-driver's", async () => {
+    const ana = await createDriver(t.app, auth, { firstName: 'Ana', lastName: 'Lopez' });
+    const ben = await createDriver(t.app, auth, { firstName: 'Ben', lastName: 'Okafor' });
+    const plan = await api('POST', '/api/v1/routes/plan', {
+      driverId: ana.id,
+      coDriverId: ben.id,
+      stops: [
+        { name: 'Dallas, TX', latitude: 32.7767, longitude: -96.797, type: 'ORIGIN' },
+        { name: 'Oklahoma City, OK', latitude: 35.4676, longitude: -97.5164, type: 'DELIVERY', dockDurationHours: 1 },
+      ],
+    });
+    await api('POST', `/api/v1/routes/${plan.id}/activate`);
+    const integration = await api('POST', '/api/v1/integrations', { vendor: 'fake_eld', name: 'Team ELD', config: { apiToken: 'team-token-0000' } });
+    // Ben's ELD: 20 min of driving left (his log here says nothing: rested).
+    await t.db.system((tx) =>
+      tx.query(
+        `INSERT INTO driver_eld_clocks (tenant_id, driver_id, integration_id, source, vendor_driver_id, current_status, drive_remaining_ms, shift_remaining_ms, cycle_remaining_ms, break_remaining_ms, synced_at)
+         SELECT tenant_id, $1, $2, 'fake_eld', 'v-ben', 'ON_DUTY_NOT_DRIVING', $3, $4, $5, $6, $7 FROM drivers WHERE id = $1`,
+        [ben.id, integration.id, (20 / 60) * HOUR, 5 * HOUR, 40 * HOUR, 4 * HOUR, t.clock.now()],
+      ),
+    );
+    await t.app.workers.get('monitoring').worker.runOnce(t.clock.now());
+    const alerts = ((await api('GET', `/api/v1/alerts?routePlanId=${plan.id}&pageSize=100`)).data as (Alert & { metadata: Record<string, unknown> })[]).filter((a) => a.type.startsWith('HOS_'));
+    expect(alerts.map((a) => [a.type, a.driverId, a.metadata.hosSource])).toEqual([['HOS_APPROACHING_DRIVE_LIMIT', ben.id, 'fake_eld']]);
+  });
 });

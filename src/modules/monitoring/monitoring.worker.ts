@@ -111,9 +111,9 @@ export class MonitoringWorker implements Worker {
         const result = this.rules.reconcile(snapshot, this.rules.evaluate(snapshot));
         await apply(tx, f, result, now, report, raise, { id: f.driverId, name: f.driverName });
         if (f.coDriverId !== null) {
-          // The co-driver's clocks from their own log (an ELD's clocks are matched to the route's driver).
+          // The co-driver's clocks: their own log, and their own ELD's clocks when it reported them.
           const co = { ...f, driverId: f.coDriverId, driverName: f.coDriverName ?? f.coDriverId };
-          const coSnapshot = buildSnapshot(co, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.coDriverId}`) ?? [], { ...signal, eldClocks: null }, routeOpen.filter(coOwn), now.getTime());
+          const coSnapshot = buildSnapshot(co, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.coDriverId}`) ?? [], { ...signal, eldClocks: signal.coDriverEldClocks ?? null }, routeOpen.filter(coOwn), now.getTime());
           const coResult = this.rules.reconcile(coSnapshot, this.rules.evaluate(coSnapshot).filter((c) => HOS_TYPES.has(c.type)));
           await apply(tx, f, coResult, now, report, raise, { id: f.coDriverId, name: co.driverName });
         }
@@ -137,6 +137,7 @@ function monitoredRoute(f: RouteFacts, positions: MonitoringSnapshot['positions'
     tenantId: f.tenantId,
     routeId: f.routeId,
     driverId: f.driverId,
+    ...(f.coDriverId ? { coDriverId: f.coDriverId } : {}),
     vehicleId: f.vehicleId,
     position,
     pathAhead: ahead,
