@@ -61,16 +61,16 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T)
 async function driverStarts(tx: Tx, tenantId: string, driverIds: string[] | undefined): Promise<{ starts: DriverStart[]; inactive: string[] }> {
   const { rows } = await tx.query<{ id: string; first_name: string; last_name: string; status: string; current: Record<string, unknown> | null; position: Record<string, unknown> | null; last: Record<string, unknown> | null }>(
     `SELECT d.id, d.first_name, d.last_name, d.status,
-            (SELECT json_build_object('id', r.id, 'arrival_time', r.arrival_time, 'stop', r.stops->-1, 'segment', r.segments->-1)
-               FROM route_plans r WHERE r.tenant_id = d.tenant_id AND r.driver_id = d.id AND r.status IN ('PLANNED', 'ACTIVE')
+            (SELECT json_build_object('id', r.id, 'arrival_time', r.arrival_time, 'stop', r.stops->-1, 'segment', r.segments->-1, 'team', r.co_driver_id IS NOT NULL)
+               FROM route_plans r WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) AND r.status IN ('PLANNED', 'ACTIVE')
               ORDER BY r.arrival_time DESC LIMIT 1) AS current,
             (SELECT json_build_object('route_id', p.route_id, 'latitude', p.latitude, 'longitude', p.longitude, 'recorded_at', p.recorded_at)
                FROM route_plans r CROSS JOIN LATERAL (
                       SELECT route_id, latitude, longitude, recorded_at FROM route_positions p
                        WHERE p.tenant_id = r.tenant_id AND p.route_id = r.id ORDER BY p.recorded_at DESC LIMIT 1) p
-              WHERE r.tenant_id = d.tenant_id AND r.driver_id = d.id ORDER BY p.recorded_at DESC LIMIT 1) AS position,
+              WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) ORDER BY p.recorded_at DESC LIMIT 1) AS position,
             (SELECT json_build_object('id', r.id, 'completed_at', r.completed_at, 'stop', r.stops->-1)
-               FROM route_plans r WHERE r.tenant_id = d.tenant_id AND r.driver_id = d.id AND r.status = 'COMPLETED'
+               FROM route_plans r WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) AND r.status = 'COMPLETED'
               ORDER BY r.completed_at DESC LIMIT 1) AS last
        FROM drivers d
       WHERE d.tenant_id = $1 AND ${driverIds ? 'd.id = ANY($2::text[])' : "d.status = 'ACTIVE'"}
@@ -87,9 +87,11 @@ async function driverStarts(tx: Tx, tenantId: string, driverIds: string[] | unde
     .filter((r) => r.status === 'ACTIVE')
     .map((r): DriverStart => {
       const name = `${r.first_name} ${r.last_name}`;
-      const current = r.current ? json<{ id: string; arrival_time: string; stop: { name: string; latitude: number; longitude: number }; segment: Segment | null }>(r.current) : null;
+      const current = r.current ? json<{ id: string; arrival_time: string; stop: { name: string; latitude: number; longitude: number }; segment: Segment | null; team: boolean }>(r.current) : null;
       if (current) {
-        const after = current.segment?.hos_state_after;
+        // A one-driver plan ends with its driver's clocks; a team plan's last clocks are whoever drove last, so
+        // each of a team is taken from their own log instead.
+        const after = current.team ? undefined : current.segment?.hos_state_after;
         return {
           id: r.id,
           name,
@@ -188,7 +190,7 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
         if (inactive.length > 0) throw invalidState(`Only ACTIVE drivers can take a load: ${inactive.join('; ')}`);
         const rules = await tenantRuleSet(tx, ctx.tenantId);
         // Drivers not on a route leave at the earliest time: their log replayed up to then, or their ELD's clocks.
-        const free = starts.filter((d) => d.start !== null && d.start.source !== 'CURRENT_ROUTE').map((d) => d.id);
+        const free = starts.filter((d) => d.start !== null && (d.start.source !== 'CURRENT_ROUTE' || d.routeEndClocks === null)).map((d) => d.id);
         const timelines = await loadTimelines(tx, free.map((driverId) => ({ tenantId: ctx.tenantId, driverId })), earliest, HOS_HISTORY_MS);
         const eld = await tx.query<Record<string, unknown>>('SELECT * FROM driver_eld_clocks WHERE tenant_id = $1 AND driver_id = ANY($2::text[]) AND synced_at > $3', [
           ctx.tenantId,

@@ -211,6 +211,24 @@ describe.each(DB_KINDS)('dispatch candidates API (%s)', (kind) => {
     expect(planned.json<{ arrivalTime: string }>().arrivalTime).toBe(answer.data[0]!.stops[1]!.departureTime);
   });
 
+  it('a driver who is the co-driver of a team route starts where that route ends', async () => {
+    const partner = (await createDriver(t.app, acme.auth, { firstName: 'Pat', lastName: 'Partner' })).id;
+    const team = await post(acme.auth, '/api/v1/routes/plan', {
+      driverId: partner,
+      coDriverId: ids.nowhere,
+      stops: [
+        { ...DALLAS, type: 'ORIGIN' },
+        { ...HOUSTON, type: 'DELIVERY', dockDurationHours: 1 },
+      ],
+    });
+    expect(team.statusCode, team.body).toBe(201);
+    const answer = await candidates({ stops: LOAD_STOPS, driverIds: [ids.nowhere, partner] });
+    for (const c of answer.data) {
+      expect(c.start).toMatchObject({ source: 'CURRENT_ROUTE', name: HOUSTON.name, routeId: team.json<{ id: string }>().id });
+      expect(c.startClocks!.source).toBe('LOG');
+    }
+  });
+
   it('refuses bad input with 400, another tenant’s drivers and loads with 404, a DRIVER user with 403', async () => {
     const bad = async (payload: unknown, status: number, message: RegExp) => {
       const res = await post(acme.auth, '/api/v1/dispatch/candidates', payload);
