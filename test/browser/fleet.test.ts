@@ -291,7 +291,8 @@ describeBrowser('drivers, vehicles, loads and locations in the browser', () => {
     await lform.getByRole('button', { name: 'Create location' }).click();
     await page.getByText('Location Dallas South Yard created.').waitFor();
 
-    await page.getByRole('button', { name: 'Import CSV' }).click();
+    // Until the list has reloaded, the empty list's own "Import CSV" is on the page beside the header's.
+    await page.getByRole('button', { name: 'Import CSV' }).first().click();
     const imp = page.getByRole('dialog', { name: 'Import locations from CSV' });
     await imp.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('name,type,latitude,longitude\nBad Stop,TRUCK_STOP,abc,-97\n') });
     await imp.getByRole('button', { name: 'Import' }).click();
