@@ -168,6 +168,8 @@ export async function findRoute(tx: Tx, tenantId: string, id: string, forUpdate 
 /** A route in a list: the record plus who drives it, in which truck, and where it was last reported. */
 export interface RouteListRecord extends RouteRecord {
   driverName: string;
+  /** Team routes: the co-driver's name (null: one driver). */
+  coDriverName: string | null;
   vehicleUnit: string | null;
   lastPosition: PositionRecord | null;
 }
@@ -194,7 +196,7 @@ export async function listRoutes(
   if (f.driverUserId) {
     // A DRIVER user sees the routes they drive, as the driver or the co-driver.
     params.push(f.driverUserId);
-    where.push(`(d.user_id = $${params.length} OR EXISTS (SELECT 1 FROM drivers c WHERE c.tenant_id = r.tenant_id AND c.id = r.co_driver_id AND c.user_id = $${params.length}))`);
+    where.push(`(d.user_id = $${params.length} OR c.user_id = $${params.length})`);
   }
   const { rows, total } = await selectPage(
     tx,
@@ -202,10 +204,12 @@ export async function listRoutes(
       select: `r.id, r.status, r.driver_id, r.co_driver_id, r.vehicle_id, r.load_id, r.departure_time, r.arrival_time, r.distance_method, r.summary, r.request,
                r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason, r.revision,
                d.first_name AS driver_first_name, d.last_name AS driver_last_name, v.unit_number AS vehicle_unit,
+               c.first_name AS co_driver_first_name, c.last_name AS co_driver_last_name,
                ${POSITION_COLUMNS.map((c) => `lp.${c} AS lp_${c}`).join(', ')}`,
       // The newest position per route, by the index on (tenant_id, route_id, recorded_at DESC).
       from: `route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id
              LEFT JOIN vehicles v ON v.tenant_id = r.tenant_id AND v.id = r.vehicle_id
+             LEFT JOIN drivers c ON c.tenant_id = r.tenant_id AND c.id = r.co_driver_id
              LEFT JOIN LATERAL (SELECT ${POSITION_COLUMNS.join(', ')} FROM route_positions p
                                  WHERE p.tenant_id = r.tenant_id AND p.route_id = r.id ORDER BY p.recorded_at DESC, p.id LIMIT 1) lp ON true`,
       where: where.join(' AND '),
@@ -219,6 +223,7 @@ export async function listRoutes(
     data: rows.map((r) => ({
       ...toRoute(r),
       driverName: `${r.driver_first_name as string} ${r.driver_last_name as string}`,
+      coDriverName: r.co_driver_first_name ? `${r.co_driver_first_name as string} ${r.co_driver_last_name as string}` : null,
       vehicleUnit: (r.vehicle_unit as string | null) ?? null,
       lastPosition: r.lp_id ? toPosition(Object.fromEntries(POSITION_COLUMNS.map((c) => [c, r[`lp_${c}`]]))) : null,
     })),

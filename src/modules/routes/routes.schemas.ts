@@ -300,6 +300,7 @@ export const RouteListItem = Type.Composite([
   Type.Pick(RoutePlan, ['id', 'status', 'driverId', 'coDriverId', 'vehicleId', 'loadId', 'departureTime', 'arrivalTime', 'summary', 'createdAt', 'activatedAt', 'completedAt', 'cancelledAt', 'revision']),
   Type.Object({
     driverName: Type.String({ description: 'The driver’s first and last name' }),
+    coDriverName: Type.Union([Type.String(), Type.Null()], { description: 'Team routes: the co-driver’s first and last name; null for one driver' }),
     vehicleUnit: Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s unit number; null without a vehicle' }),
     lastPosition: Type.Union([Position, Type.Null()], { description: 'The newest reported position (by recordedAt); null when none was reported' }),
   }),

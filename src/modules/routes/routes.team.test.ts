@@ -81,8 +81,8 @@ describe.each(DB_KINDS)('team routes API (%s)', (kind) => {
     expect(await list(d.busy)).toContain(team.id);
     const omarUser = await createUser(t.app, t.mailer, acme, 'DRIVER', { driverId: d.omar });
     expect((await get(omarUser.auth, `/api/v1/routes/${team.id}`)).statusCode).toBe(200);
-    const mine = (await get(omarUser.auth, '/api/v1/routes?pageSize=100')).json<{ data: Route[] }>().data.map((r) => r.id);
-    expect(mine).toContain(team.id);
+    const mine = (await get(omarUser.auth, '/api/v1/routes?pageSize=100')).json<{ data: (Route & { driverName: string; coDriverName: string | null })[] }>().data;
+    expect(mine.find((r) => r.id === team.id)).toMatchObject({ driverName: 'Bea Busy', coDriverName: 'Omar Haddad' });
     const soloUser = await createUser(t.app, t.mailer, acme, 'DRIVER', { driverId: d.solo });
     expect((await get(soloUser.auth, `/api/v1/routes/${team.id}`)).statusCode).toBe(404);
     // Omar drives another route: the team route cannot start.

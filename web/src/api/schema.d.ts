@@ -14024,6 +14024,8 @@ export interface operations {
                             revision: number;
                             /** @description The driver’s first and last name */
                             driverName: string;
+                            /** @description Team routes: the co-driver’s first and last name; null for one driver */
+                            coDriverName: string | null;
                             /** @description The vehicle’s unit number; null without a vehicle */
                             vehicleUnit: string | null;
                             /** @description The newest reported position (by recordedAt); null when none was reported */

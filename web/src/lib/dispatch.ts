@@ -31,7 +31,7 @@ export const NEED_STOPS =
  * are the planner's business, not the ranking's: left out.
  */
 export function candidatesRequestFromDraft(d: PlanDraft): DraftCandidates {
-  const built = buildPlanRequest({ ...d, driverId: d.driverId || 'any', hosMode: 'log' });
+  const built = buildPlanRequest({ ...d, driverId: d.driverId || 'any', coDriverId: '', hosMode: 'log' });
   const errors = Object.fromEntries(Object.entries(built.errors).filter(([k]) => k !== 'body.driverId'));
   if (Object.keys(errors).length > 0 || !built.body) return { errors, message: 'Check the fields marked in the form first.' };
   const plan = built.body;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCandidate, buildPlanRequest, emptyDraft, emptyStop, moveStop, planProblems, type PlanDraft } from './plan-form';
+import { applyCandidate, buildPlanRequest, coDriverCandidates, emptyDraft, emptyStop, moveStop, planProblems, withDriver, type PlanDraft } from './plan-form';
 
 const draft = (overrides: Partial<PlanDraft> = {}): PlanDraft => ({
   ...emptyDraft('America/Chicago', '2026-03-03T08:00'),
@@ -55,6 +55,25 @@ describe('the plan request from the form', () => {
     expect(manual.options).toEqual({ distanceMethod: 'haversine_road', includeFuelStops: false, mpg: 7 });
     expect(buildPlanRequest(draft()).body!.options).toBeUndefined();
     expect(buildPlanRequest(draft({ departure: '' })).body!.departureTime).toBeUndefined();
+  });
+
+  it('sends the co-driver of a team, never the driver twice', () => {
+    expect(buildPlanRequest(draft()).body).not.toHaveProperty('coDriverId');
+    expect(buildPlanRequest(draft({ coDriverId: 'drv_2' })).body).toMatchObject({ driverId: 'drv_1', coDriverId: 'drv_2' });
+    const twice = buildPlanRequest(draft({ coDriverId: 'drv_1' }));
+    expect(twice.body).toBeUndefined();
+    expect(twice.errors).toEqual({ 'body.coDriverId': 'The co-driver must be another driver than the driver' });
+    // The co-driver's HOS comes from their log, whatever is typed in for the driver.
+    expect(buildPlanRequest(draft({ coDriverId: 'drv_2', hosMode: 'manual' })).body).not.toHaveProperty('coDriverState');
+  });
+
+  it('offers every other driver as the co-driver, and drops the co-driver who becomes the driver', () => {
+    const drivers = [{ id: 'drv_1' }, { id: 'drv_2' }, { id: 'drv_3' }];
+    expect(coDriverCandidates(drivers, 'drv_2')).toEqual([{ id: 'drv_1' }, { id: 'drv_3' }]);
+    expect(coDriverCandidates(drivers, '')).toEqual(drivers);
+    expect(withDriver(draft({ coDriverId: 'drv_2' }), 'drv_2')).toMatchObject({ driverId: 'drv_2', coDriverId: '' });
+    expect(withDriver(draft({ coDriverId: 'drv_2' }), 'drv_3')).toMatchObject({ driverId: 'drv_3', coDriverId: 'drv_2' });
+    expect(withDriver(draft({ coDriverId: '' }), '')).toMatchObject({ driverId: '', coDriverId: '' });
   });
 
   it('catches obvious mistakes by field, and sends nothing then', () => {

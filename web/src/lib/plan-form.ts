@@ -33,6 +33,8 @@ export interface StopDraft {
 
 export interface PlanDraft {
   driverId: string;
+  /** Team driving: the second driver in the truck; '' = one driver. */
+  coDriverId: string;
   vehicleId: string;
   loadId: string;
   /** datetime-local value in `departureZone`; '' = now. */
@@ -64,6 +66,7 @@ export function emptyStop(overrides: Partial<StopDraft> = {}): StopDraft {
 export function emptyDraft(departureZone: string, departure = ''): PlanDraft {
   return {
     driverId: '',
+    coDriverId: '',
     vehicleId: '',
     loadId: '',
     departure,
@@ -83,6 +86,16 @@ export function emptyDraft(departureZone: string, departure = ''): PlanDraft {
     startingFuelGallons: '',
     fuelPricePerGallon: '',
   };
+}
+
+/** The draft with another driver chosen: a co-driver who is now the driver is no longer the co-driver. */
+export function withDriver(d: PlanDraft, driverId: string): PlanDraft {
+  return { ...d, driverId, coDriverId: d.coDriverId === driverId ? '' : d.coDriverId };
+}
+
+/** Who can be the co-driver: the drivers offered for the wheel, the chosen driver left out. */
+export function coDriverCandidates<D extends { id: string }>(drivers: readonly D[], driverId: string): D[] {
+  return drivers.filter((x) => x.id !== driverId);
 }
 
 /** Whether the dispatcher typed nothing for this stop's place or times. */
@@ -110,6 +123,10 @@ export function buildPlanRequest(d: PlanDraft): Built {
   const errors: Record<string, string> = {};
   const body: PlanRequest = { driverId: d.driverId };
   if (!d.driverId) errors['body.driverId'] = 'Choose a driver';
+  if (d.coDriverId) {
+    if (d.coDriverId === d.driverId) errors['body.coDriverId'] = 'The co-driver must be another driver than the driver';
+    else body.coDriverId = d.coDriverId;
+  }
   if (d.vehicleId) body.vehicleId = d.vehicleId;
   if (d.loadId) body.loadId = d.loadId;
   if (d.departure) {

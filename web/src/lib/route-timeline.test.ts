@@ -16,6 +16,8 @@ describe('the words of a route timeline', () => {
     expect(segmentKind(at('dock', { ...place, stop_type: 'PICKUP' }))).toBe('Pickup at the dock');
     expect(segmentKind(at('fuel', place))).toBe('Fuel');
     expect(segmentKind(at('wait', place))).toBe('Wait');
+    expect(segmentKind(at('wait', { ...place, reason: 'Driver change: drv_b takes the wheel, drv_a goes to the sleeper berth (the 11-hour driving limit is reached)' }))).toBe('Driver change');
+    expect(segmentKind(at('wait', { ...place, reason: 'Waiting for the appointment window' }))).toBe('Wait');
   });
 
   it('places a drive between its ends and anything else where it happens, in the zones there', () => {

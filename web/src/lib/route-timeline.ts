@@ -4,6 +4,7 @@
  * placed. Pure; tested in route-timeline.test.ts.
  */
 import { restName, type Segment } from './route-map';
+import { isDriverChange } from './team';
 
 export function segmentKind(s: Segment): string {
   switch (s.type) {
@@ -16,7 +17,7 @@ export function segmentKind(s: Segment): string {
     case 'fuel':
       return 'Fuel';
     case 'wait':
-      return 'Wait';
+      return isDriverChange(s) ? 'Driver change' : 'Wait';
   }
 }
 

@@ -2,8 +2,8 @@
  * The driver view ("/" for a DRIVER user): only their own data — the server scopes every request of a
  * DRIVER user to the driver profile linked to them. The route they drive (the active one, else the next
  * planned), the stop they head to with its ETA in that stop's local time and zone, the stops still ahead,
- * the next planned rest, their HOS clocks, the log grid of the last 8 days, and big buttons to change
- * duty status. Live: a route change (Socket.IO route:updated) reloads the route; the clocks refresh
+ * the next planned rest, on a team route who has the wheel now and next, their HOS clocks, the log grid
+ * of the last 8 days, and big buttons to change duty status. Live: a route change (Socket.IO route:updated) reloads the route; the clocks refresh
  * every minute. Laid out for a phone first (driver.css).
  */
 import { useCallback, useState } from 'react';
@@ -45,7 +45,7 @@ async function loadRoutes(driverId: string): Promise<DriverRoutes> {
   ]);
   const { pick, upcoming } = pickDriverRoute(active.data, planned.data);
   const current = pick ? await unwrap(api.GET('/api/v1/routes/{planId}', { params: { path: { planId: pick.id } } })) : null;
-  return { current, upcoming };
+  return { current, currentDriverName: pick?.driverName ?? null, currentCoDriverName: pick?.coDriverName ?? null, upcoming };
 }
 
 function DriverView({ driverId, firstName }: { driverId: string; firstName: string }) {
@@ -85,7 +85,7 @@ function DriverView({ driverId, firstName }: { driverId: string; firstName: stri
       </PageHeader>
       <ErrorBanner error={driver.error} />
 
-      <DriverRouteSection routes={routes} now={now} />
+      <DriverRouteSection routes={routes} now={now} driverId={driverId} />
 
       <DriverDutySection
         driverId={driverId}

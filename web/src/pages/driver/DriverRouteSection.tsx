@@ -1,7 +1,7 @@
 /**
  * The driver's route: the stop they head to (or are at) with its ETA in the stop's zone, the next
- * planned rest, the route's facts, the stops ahead with their appointments, the planner's notes, and
- * the routes planned after it.
+ * planned rest, on a team route who they drive with and whose turn at the wheel it is, the route's
+ * facts, the stops ahead with their appointments, the planner's notes, and the routes planned after it.
  */
 import type { Ok } from '../../api/client';
 import { ErrorBanner, Facts, Loading, StatusBadge } from '../../components/ui';
@@ -9,16 +9,20 @@ import { nextPlannedStop, routeProgress } from '../../lib/driver-route';
 import { dateTime, hoursMinutes, humanize, miles } from '../../lib/format';
 import type { Loaded } from '../../lib/use-api';
 import { Appointment, NextStop } from './DriverNextStop';
+import { DriverTeam } from './DriverTeam';
 
 type RoutePlan = Ok<'/api/v1/routes/{planId}'>;
 
 /** The driver's current route (ACTIVE, else the next PLANNED one) in full, and the other planned ones. */
 export interface DriverRoutes {
   current: RoutePlan | null;
+  /** The current route's driver's name (from the route list; a team's co-driver cannot read it otherwise). */
+  currentDriverName: string | null;
+  currentCoDriverName: string | null;
   upcoming: Array<Ok<'/api/v1/routes'>['data'][number]>;
 }
 
-export function DriverRouteSection({ routes, now }: { routes: Loaded<DriverRoutes>; now: number }) {
+export function DriverRouteSection({ routes, now, driverId }: { routes: Loaded<DriverRoutes>; now: number; driverId: string }) {
   if (routes.error) return <ErrorBanner error={routes.error} />;
   if (!routes.data) return <Loading label="Loading your route…" />;
   const { current, upcoming } = routes.data;
@@ -50,6 +54,8 @@ export function DriverRouteSection({ routes, now }: { routes: Loaded<DriverRoute
           </p>
         )}
       </section>
+
+      <DriverTeam route={current} me={driverId} driverName={routes.data.currentDriverName} coDriverName={routes.data.currentCoDriverName} now={now} />
 
       <section className="card driver-card" aria-labelledby="route-title" data-testid="my-route" data-route-id={current.id}>
         <div className="driver-route-head">

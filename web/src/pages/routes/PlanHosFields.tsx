@@ -1,4 +1,7 @@
-/** The plan-a-route form's HOS at departure: read from the driver's log (shown), or the hours typed in. */
+/**
+ * The plan-a-route form's HOS at departure: read from the driver's log (shown), or the hours typed in.
+ * A team's co-driver's HOS is read from their log (shown).
+ */
 import { useId } from 'react';
 import { api, unwrap } from '../../api/client';
 import { Field } from '../../components/ui';
@@ -6,14 +9,14 @@ import { hoursMinutes } from '../../lib/format';
 import type { PlanDraft } from '../../lib/plan-form';
 import { useApi } from '../../lib/use-api';
 
-function DriverHos({ driverId }: { driverId: string }) {
+function DriverHos({ driverId, who = 'driver' }: { driverId: string; who?: 'driver' | 'co-driver' }) {
   const hos = useApi(() => unwrap(api.GET('/api/v1/drivers/{driverId}/hos', { params: { path: { driverId } } })), [driverId]);
-  if (hos.error) return <p className="muted small">The driver’s HOS record could not be read: {hos.error.message}</p>;
-  if (!hos.data) return <p className="muted small">Reading the driver’s HOS record…</p>;
+  if (hos.error) return <p className="muted small">The {who}’s HOS record could not be read: {hos.error.message}</p>;
+  if (!hos.data) return <p className="muted small">Reading the {who}’s HOS record…</p>;
   const h = hos.data;
   return (
-    <p className="muted small" data-testid="driver-hos">
-      From the driver’s log now: {hoursMinutes(h.driveTimeRemaining)} driving left, {hoursMinutes(h.dutyTimeRemaining)} left in the on-duty window, {hoursMinutes(h.cycleTimeRemaining)} left in the cycle.
+    <p className="muted small" data-testid={`${who}-hos`}>
+      From the {who}’s log now: {hoursMinutes(h.driveTimeRemaining)} driving left, {hoursMinutes(h.dutyTimeRemaining)} left in the on-duty window, {hoursMinutes(h.cycleTimeRemaining)} left in the cycle.
     </p>
   );
 }
@@ -48,6 +51,8 @@ export function PlanHosFields({ draft, errors, update }: { draft: PlanDraft; err
         </div>
       )}
       {errors['body.driverState'] && <p className="field-error">{errors['body.driverState']}</p>}
+      {draft.coDriverId && <DriverHos driverId={draft.coDriverId} who="co-driver" />}
+      {errors['body.coDriverState'] && <p className="field-error">{errors['body.coDriverState']}</p>}
     </fieldset>
   );
 }

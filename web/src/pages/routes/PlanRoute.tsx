@@ -13,7 +13,7 @@ import { Button, ErrorBanner, Field, PageHeader, SelectField } from '../../compo
 import { browserZone, nextQuarterHour } from '../../lib/local-time';
 import { driverChoice, loadChoice, refusedStopsMessage, vehicleChoice } from '../../lib/plan-choices';
 import { candidatesRequestFromDraft } from '../../lib/dispatch';
-import { applyCandidate, buildPlanRequest, emptyDraft, emptyStop, moveStop, planProblems, type PlanDraft, type PlanProblem, type StopDraft } from '../../lib/plan-form';
+import { applyCandidate, buildPlanRequest, coDriverCandidates, emptyDraft, emptyStop, moveStop, planProblems, withDriver, type PlanDraft, type PlanProblem, type StopDraft } from '../../lib/plan-form';
 import { useApi } from '../../lib/use-api';
 import { FindDriver } from '../dispatch/FindDriver';
 import { PlanHosFields } from './PlanHosFields';
@@ -86,6 +86,7 @@ export function PlanRoutePage() {
   const clientCount = Object.keys(clientErrors).length;
 
   const driverOptions = [{ value: '', label: drivers.data ? 'Choose a driver…' : 'Loading drivers…' }, ...(drivers.data?.data ?? []).map((x) => ({ value: x.id, label: driverChoice(x) }))];
+  const coDriverOptions = [{ value: '', label: 'None (one driver)' }, ...coDriverCandidates(drivers.data?.data ?? [], draft.driverId).map((x) => ({ value: x.id, label: driverChoice(x) }))];
   const vehicleOptions = [{ value: '', label: 'No vehicle (default tank and fuel economy)' }, ...(vehicles.data?.data ?? []).map((v) => ({ value: v.id, label: vehicleChoice(v) }))];
   const loadOptions = [{ value: '', label: 'No load' }, ...(loads.data?.data ?? []).map((l) => ({ value: l.id, label: loadChoice(l) }))];
   const refused = refusedStopsMessage(stopsToFix);
@@ -116,11 +117,20 @@ export function PlanRoutePage() {
         <fieldset>
           <legend>Who and what</legend>
           <div className="row">
-            <SelectField label="Driver" value={draft.driverId} onChange={(e) => update({ driverId: e.target.value })} options={driverOptions} required aria-invalid={errors['body.driverId'] ? true : undefined} />
+            <SelectField label="Driver" value={draft.driverId} onChange={(e) => setDraft((d) => withDriver(d, e.target.value))} options={driverOptions} required aria-invalid={errors['body.driverId'] ? true : undefined} />
+            <SelectField
+              label="Co-driver (team driving)"
+              value={draft.coDriverId}
+              onChange={(e) => update({ coDriverId: e.target.value })}
+              options={coDriverOptions}
+              hint="A second driver in the truck: the two take turns at the wheel"
+              aria-invalid={errors['body.coDriverId'] ? true : undefined}
+            />
             <SelectField label="Vehicle" value={draft.vehicleId} onChange={(e) => update({ vehicleId: e.target.value })} options={vehicleOptions} hint="Its tank size and fuel economy are used" />
             <SelectField label="Load" value={draft.loadId} onChange={(e) => update({ loadId: e.target.value })} options={loadOptions} hint="With a load and every stop left empty, the load’s pickup and delivery are the stops" />
           </div>
           {errors['body.driverId'] && <p className="field-error">{errors['body.driverId']}</p>}
+          {errors['body.coDriverId'] && <p className="field-error">{errors['body.coDriverId']}</p>}
           {drivers.data && drivers.data.total === 0 && (
             <p className="muted">
               No active driver yet. <Link href="/drivers">Add a driver</Link> first.

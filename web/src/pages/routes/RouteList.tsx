@@ -84,6 +84,7 @@ export function RouteListPage() {
                   <tr key={r.id}>
                     <td>
                       <Link href={`/routes/${r.id}`}>{r.driverName}</Link>
+                      {r.coDriverId && <span className="muted small"> + co-driver (team)</span>}
                     </td>
                     <td>{r.vehicleUnit ?? '—'}</td>
                     <td>

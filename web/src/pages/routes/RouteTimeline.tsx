@@ -1,6 +1,7 @@
 /**
  * A route's segments in order: where and when each happens (in the local time there), how long it
  * lasts (the parts add up to the summary's totals), what it is about, and the HOS clocks left after it.
+ * A team route's drives name who drives them, and its driver changes name who takes the wheel.
  */
 import type { ReactNode } from 'react';
 import { TableWrap } from '../../components/ui';
@@ -9,10 +10,11 @@ import { miles, money } from '../../lib/format';
 import { inZone } from '../../lib/local-time';
 import type { RoutePlan, Segment } from '../../lib/route-map';
 import { endZone, segmentKind, segmentPlace, splitReason, startZone } from '../../lib/route-timeline';
+import { driverChangeNote, isDriverChange, nameOf, withDriverNames } from '../../lib/team';
 
-/** A planner's reason: its first sentence, the explanation behind a disclosure. */
-function Reason({ text }: { text: string }) {
-  const { headline, more } = splitReason(text);
+/** A planner's reason: its first sentence (or `split`'s headline), the explanation behind a disclosure. */
+function Reason({ text, split = splitReason(text) }: { text: string; split?: { headline: string; more: string | null } }) {
+  const { headline, more } = split;
   if (more === null) return <>{text}</>;
   return (
     <details>
@@ -22,7 +24,7 @@ function Reason({ text }: { text: string }) {
   );
 }
 
-function segmentNote(s: Segment): ReactNode {
+function segmentNote(s: Segment, names: Readonly<Record<string, string>>): ReactNode {
   switch (s.type) {
     case 'drive':
       return miles(s.distance_miles);
@@ -30,14 +32,17 @@ function segmentNote(s: Segment): ReactNode {
       return <Reason text={s.reason} />;
     case 'fuel':
       return `${Math.round(s.gallons)} gal at ${money(s.price_per_gallon)} = ${money(s.cost)}`;
-    case 'wait':
-      return <Reason text={s.reason} />;
+    case 'wait': {
+      const text = withDriverNames(s.reason, names);
+      return <Reason text={text} split={driverChangeNote(s.reason, names) ?? undefined} />;
+    }
     case 'dock':
       return s.appointment?.earliest || s.appointment?.latest ? 'Appointment' : '';
   }
 }
 
-export function RouteTimeline({ segments }: { segments: RoutePlan['segments'] }) {
+/** `names`: the drivers' names by id (a team's drives and driver changes name them). */
+export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['segments']; names?: Readonly<Record<string, string>> }) {
   return (
     <TableWrap>
       <table className="timeline">
@@ -68,17 +73,24 @@ export function RouteTimeline({ segments }: { segments: RoutePlan['segments'] })
         <tbody>
           {segments.map((s) => {
             const h = s.hos_state_after;
+            const driver = s.type === 'drive' ? s.driver_id : undefined;
             return (
-              <tr key={s.sequence} className={`seg seg-${s.type}${s.type === 'rest' ? ` seg-${s.rest_type}` : ''}`} data-testid={`segment-${s.type}`}>
+              <tr key={s.sequence} className={`seg seg-${s.type}${s.type === 'rest' ? ` seg-${s.rest_type}` : ''}${isDriverChange(s) ? ' seg-change' : ''}`} data-testid={`segment-${s.type}`}>
                 <td>{s.sequence}</td>
                 <th scope="row" className="seg-kind">
                   {segmentKind(s)}
+                  {driver && (
+                    <span className="seg-driver" data-testid="segment-driver">
+                      <span className="visually-hidden">, at the wheel: </span>
+                      {nameOf(driver, names)}
+                    </span>
+                  )}
                 </th>
                 <td>{segmentPlace(s)}</td>
                 <td>{inZone(s.start_time, startZone(s))}</td>
                 <td>{inZone(s.end_time, endZone(s))}</td>
                 <td>{formatMinutes(minutesBetween(s.start_time, s.end_time))}</td>
-                <td>{segmentNote(s)}</td>
+                <td>{segmentNote(s, names)}</td>
                 <td>{hoursMinutes(h.drive_hours_remaining)}</td>
                 <td>{hoursMinutes(h.duty_hours_remaining)}</td>
                 <td>{hoursMinutes(h.cycle_hours_remaining)}</td>

@@ -1,7 +1,8 @@
 /**
  * One route plan: what it adds up to, the map (path, stops, rests, breaks, fuel stops and, while
  * active, the truck), the stops with their ETAs in each stop's local time, the segment timeline with
- * the HOS clocks left after each segment, and the trip's HOS log grid. Activate, complete or cancel
+ * the HOS clocks left after each segment, and the trip's HOS log grid (a team route: both drivers named,
+ * each drive's driver, the driver changes, one log grid per driver). Activate, complete or cancel
  * from here; an active route is re-planned from here too (`?replan=1` opens the preview, as an alert's
  * "Re-plan from here" does), and a re-planned route lists its revisions. A route:updated event reloads it.
  */
@@ -10,15 +11,15 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
 import { useRoleAtLeast } from '../../api/session';
-import { LogGrid } from '../../components/LogGrid';
 import { UsMap } from '../../components/UsMap';
 import { Button, Dialog, ErrorBanner, Field, Loading, Notice, PageHeader } from '../../components/ui';
-import { planDutyChanges } from '../../lib/duty';
 import { humanize, relative } from '../../lib/format';
 import { wantsReplan, type ReplanAnswer } from '../../lib/replan';
 import { mergeLayers, planLayers, truckOf } from '../../lib/route-map';
+import { driverNames } from '../../lib/team';
 import { useApi, useInterval } from '../../lib/use-api';
 import { ReplanPanel } from './ReplanPanel';
+import { RouteLogs } from './RouteLogs';
 import { RouteMeta } from './RouteMeta';
 import { RouteRevisions } from './RouteRevisions';
 import { RouteStops } from './RouteStops';
@@ -36,13 +37,15 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
   const plan = route.data;
   const related = useApi(async () => {
     if (!plan) return null;
-    const [driver, vehicle, load] = await Promise.all([
-      unwrap(api.GET('/api/v1/drivers/{driverId}', { params: { path: { driverId: plan.driverId } } })).catch(() => null),
+    const person = (driverId: string) => unwrap(api.GET('/api/v1/drivers/{driverId}', { params: { path: { driverId } } })).catch(() => null);
+    const [driver, coDriver, vehicle, load] = await Promise.all([
+      person(plan.driverId),
+      plan.coDriverId ? person(plan.coDriverId) : null,
       plan.vehicleId ? unwrap(api.GET('/api/v1/vehicles/{vehicleId}', { params: { path: { vehicleId: plan.vehicleId } } })).catch(() => null) : null,
       plan.loadId ? unwrap(api.GET('/api/v1/loads/{loadId}', { params: { path: { loadId: plan.loadId } } })).catch(() => null) : null,
     ]);
-    return { driver, vehicle, load };
-  }, [plan?.driverId, plan?.vehicleId, plan?.loadId]);
+    return { driver, coDriver, vehicle, load };
+  }, [plan?.driverId, plan?.coDriverId, plan?.vehicleId, plan?.loadId]);
   const active = plan?.status === 'ACTIVE';
   const position = useApi(
     () => (active ? unwrap(api.GET('/api/v1/routes/{planId}/positions', { params: { path: { planId }, query: { limit: 1 } } })).then((r) => r.data[0] ?? null) : Promise.resolve(null)),
@@ -124,7 +127,8 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
   const first = plan.stops[0];
   const last = plan.stops[plan.stops.length - 1];
   const originZone = first?.timeZone ?? 'UTC';
-  const driverName = related.data?.driver ? `${related.data.driver.firstName} ${related.data.driver.lastName}` : null;
+  const names = driverNames(plan, related.data?.driver, related.data?.coDriver);
+  const driverName = names[plan.driverId] ?? null;
   const title = first && last ? `${first.name} → ${last.name}` : `Route ${plan.id}`;
 
   return (
@@ -156,7 +160,7 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
           </>
         }
       >
-        <RouteMeta plan={plan} driverName={driverName} vehicleUnit={related.data?.vehicle?.unitNumber} loadReference={related.data?.load?.referenceNumber} />
+        <RouteMeta plan={plan} driverName={driverName} coDriverName={plan.coDriverId ? names[plan.coDriverId] : null} vehicleUnit={related.data?.vehicle?.unitNumber} loadReference={related.data?.load?.referenceNumber} />
       </PageHeader>
       <ErrorBanner error={confirm ? route.error : (actionError ?? route.error)} />
       {done && <Notice tone="success">{done}</Notice>}
@@ -199,15 +203,13 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
 
       <div className="card">
         <h2>Timeline</h2>
-        <p className="muted small">Each time is the local time where the segment starts or ends. The clocks are what is left after the segment.</p>
-        <RouteTimeline segments={plan.segments} />
+        <p className="muted small">
+          Each time is the local time where the segment starts or ends. The clocks are what is left after the segment{plan.coDriverId ? ' to the driver at the wheel (after a driver change, the one taking it)' : ''}.
+        </p>
+        <RouteTimeline segments={plan.segments} names={names} />
       </div>
 
-      <div className="card">
-        <h2>HOS log of the trip</h2>
-        <p className="muted small">The planned duty status, day by day in the departure’s time zone ({originZone}).</p>
-        <LogGrid changes={planDutyChanges(plan.segments)} fromMs={Date.parse(plan.departureTime)} toMs={Date.parse(plan.arrivalTime)} timeZone={originZone} title="Planned HOS log grid" />
-      </div>
+      <RouteLogs plan={plan} names={names} timeZone={originZone} />
 
       <Dialog open={confirm === 'cancel'} title="Cancel this route?" onClose={() => setConfirm(null)}>
         <p>
