@@ -283,6 +283,7 @@ class Trip {
       longitude: round6(place.longitude),
       reason: `Driver change: ${team.ids[team.active]} takes the wheel, ${from} goes to the sleeper berth (${why[limit]})`,
       ...placeTimes(place, start, this.t),
+      driver_id: team.ids[team.active],
     });
   }
 

@@ -71,6 +71,11 @@ describe('team plans', () => {
     const changes = team.segments.filter((s) => s.type === 'wait' && s.reason.startsWith('Driver change'));
     expect(changes.length).toBeGreaterThan(0);
     for (const c of changes) expect(c.duration_hours).toBeCloseTo(SWAP_HOURS, 6);
+    // Each change names who takes the wheel: the driver of the next drive.
+    for (const c of changes) {
+      const next = team.segments.slice(team.segments.indexOf(c)).find((s): s is Drive => s.type === 'drive');
+      expect(c.type === 'wait' && c.driver_id).toBe(next!.driver_id);
+    }
     expect(team.segments.filter((s) => s.type === 'rest' && s.rest_type !== 'break')).toEqual([]);
     expect(team.summary.hosViolations).toBe(0);
     expect(team.summary.totalDistanceMiles).toBeCloseTo(solo.summary.totalDistanceMiles, 6);

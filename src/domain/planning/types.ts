@@ -151,7 +151,16 @@ export type Segment =
     })
   | (SegmentBase & AtPlace & { type: 'dock'; location: string; latitude: number; longitude: number; stop_type: StopType; appointment: { earliest: string | null; latest: string | null } | null })
   | (SegmentBase & AtPlace & { type: 'fuel'; location: string; latitude: number; longitude: number; gallons: number; price_per_gallon: number; cost: number })
-  | (SegmentBase & AtPlace & { type: 'wait'; location: string; latitude: number; longitude: number; reason: string });
+  | (SegmentBase &
+      AtPlace & {
+        type: 'wait';
+        location: string;
+        latitude: number;
+        longitude: number;
+        reason: string;
+        /** A team's driver change: the driver who takes the wheel. */
+        driver_id?: string;
+      });
 
 export interface StopEta {
   sequence: number;

@@ -178,7 +178,13 @@ export const SegmentSchema = Type.Union([
   }),
   Type.Object({ ...segmentBase, type: Type.Literal('dock'), ...place, stop_type: Type.String(), appointment: Appointment }),
   Type.Object({ ...segmentBase, type: Type.Literal('fuel'), ...place, gallons: Type.Number(), price_per_gallon: Type.Number(), cost: Type.Number() }),
-  Type.Object({ ...segmentBase, type: Type.Literal('wait'), ...place, reason: Type.String() }),
+  Type.Object({
+    ...segmentBase,
+    type: Type.Literal('wait'),
+    ...place,
+    reason: Type.String(),
+    driver_id: Type.Optional(Type.String({ description: 'A team’s driver change: the driver who takes the wheel (absent on other waits)' })),
+  }),
 ]);
 
 export const RouteSummary = Type.Object({

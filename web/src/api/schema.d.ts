@@ -13836,6 +13836,8 @@ export interface operations {
                             /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_end_time?: string;
                             reason: string;
+                            /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                            driver_id?: string;
                         })[];
                         warnings: string[];
                         /** Format: date-time */
@@ -14378,6 +14380,8 @@ export interface operations {
                             /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_end_time?: string;
                             reason: string;
+                            /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                            driver_id?: string;
                         })[];
                         warnings: string[];
                         /** Format: date-time */
@@ -14751,6 +14755,8 @@ export interface operations {
                             /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_end_time?: string;
                             reason: string;
+                            /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                            driver_id?: string;
                         })[];
                         warnings: string[];
                         /** Format: date-time */
@@ -15124,6 +15130,8 @@ export interface operations {
                             /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_end_time?: string;
                             reason: string;
+                            /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                            driver_id?: string;
                         })[];
                         warnings: string[];
                         /** Format: date-time */
@@ -15499,6 +15507,8 @@ export interface operations {
                             /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_end_time?: string;
                             reason: string;
+                            /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                            driver_id?: string;
                         })[];
                         warnings: string[];
                         /** Format: date-time */
@@ -16200,6 +16210,8 @@ export interface operations {
                                 /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                                 local_end_time?: string;
                                 reason: string;
+                                /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                                driver_id?: string;
                             })[];
                             warnings: string[];
                             /** Format: date-time */
@@ -16844,6 +16856,8 @@ export interface operations {
                             /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                             local_end_time?: string;
                             reason: string;
+                            /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                            driver_id?: string;
                         })[];
                         warnings: string[];
                         /** Format: date-time */
@@ -17301,6 +17315,8 @@ export interface operations {
                                 /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                                 local_end_time?: string;
                                 reason: string;
+                                /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                                driver_id?: string;
                             })[];
                             /** @description The POST /api/v1/routes/plan body that plans this candidate’s trip (the same plan) */
                             planRequest: {
@@ -17541,6 +17557,8 @@ export interface operations {
                                 /** @description The end in local time, ISO 8601 with the UTC offset there (e.g. 2026-03-02T07:00:00-06:00); absent on plans stored before local times existed */
                                 local_end_time?: string;
                                 reason: string;
+                                /** @description A team’s driver change: the driver who takes the wheel (absent on other waits) */
+                                driver_id?: string;
                             })[];
                             warnings: string[];
                             /** Format: date-time */

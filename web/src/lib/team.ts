@@ -13,7 +13,7 @@ export interface TeamSegment {
   start_time: string;
   end_time: string;
   duration_hours?: number;
-  /** Drive segments of a team plan: the driver at the wheel. */
+  /** Drive segments of a team plan: the driver at the wheel; a driver change: the driver who takes it. */
   driver_id?: string;
   duty_status?: string;
   reason?: string;
@@ -30,9 +30,10 @@ export function isDriverChange(s: TeamSegment): boolean {
   return s.type === 'wait' && typeof s.reason === 'string' && s.reason.startsWith('Driver change');
 }
 
-/** The driver a driver change hands the wheel to, when its reason names them by id. */
+/** The driver a driver change hands the wheel to: its driver_id, or (plans made before it) the id its reason names. */
 function takesTheWheel(s: TeamSegment): string | null {
-  return isDriverChange(s) ? (CHANGE.exec(s.reason!)?.[1] ?? null) : null;
+  if (!isDriverChange(s)) return null;
+  return s.driver_id ?? CHANGE.exec(s.reason!)?.[1] ?? null;
 }
 
 /**
