@@ -60,6 +60,15 @@ export function snapshotOf(c: Pick<HosClocks, 'hoursDriven' | 'onDutyHours' | 'h
   return { hoursDriven, onDutyHours, hoursSinceBreak, cycleHoursUsed: round2(Math.max(onDutyHours, c.cycleHoursUsed)) };
 }
 
+/** Whether the driver drives an ACTIVE route with a co-driver (as its driver or its co-driver). */
+async function onActiveTeamRoute(tx: Tx, tenantId: string, driverId: string): Promise<boolean> {
+  const { rows } = await tx.query(
+    `SELECT 1 FROM route_plans WHERE tenant_id = $1 AND status = 'ACTIVE' AND co_driver_id IS NOT NULL AND (driver_id = $2 OR co_driver_id = $2) LIMIT 1`,
+    [tenantId, driverId],
+  );
+  return rows.length > 0;
+}
+
 function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation, eld: EldClocks | null = null) {
   const c = eld ? clocksFromEld(eld.reported, limitsOf(h.rules), e.clocks, e.clocks.at) : e.clocks;
   const last = h.events[h.events.length - 1];
@@ -108,7 +117,9 @@ export function hosService(deps: Deps) {
   }
 
   async function evaluateDriver(tx: Tx, tenantId: string, driver: DriverRecord, now: number) {
-    const history = await driverHistory(tx, tenantId, driver.id, now);
+    const found = await driverHistory(tx, tenantId, driver.id, now);
+    // A driver on an ACTIVE team route is judged by the rule set's team provisions (Canada s.19's team split), as monitoring judges them.
+    const history = (await onActiveTeamRoute(tx, tenantId, driver.id)) ? { ...found, rules: { ...found.rules, options: { ...found.rules.options, teamDriving: true } } } : found;
     return hosRecord(driver, history, evaluate(history.timeline, history.rules, now), await eldClocksOf(tx, tenantId, driver.id, now));
   }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { FakeClock } from '../../../test/helpers/clock.js';
 import { DB_KINDS } from '../../../test/helpers/db.js';
-import { createDriver, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
+import { createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
 
 type Auth = Record<string, string>;
 interface Route {
@@ -104,5 +104,29 @@ describe.each(DB_KINDS)('team routes API (%s)', (kind) => {
     const impossible = await post(acme.auth, '/api/v1/routes/plan', { driverId: d.solo, coDriverId: d.rosa, stops: [DALLAS, LA], coDriverState: { hoursDriven: 6, onDutyHours: 3, hoursSinceBreak: 2, cycleHoursUsed: 20 } });
     expect(impossible.statusCode).toBe(400);
     expect(impossible.json<{ details: { field: string }[] }>().details[0]!.field).toMatch(/^body\.coDriverState/);
+  });
+
+  it('a driver on an ACTIVE team route is judged by the team provisions: Canada’s team split in GET /drivers/{id}/hos', async () => {
+    // Last in this file: the clock moves on. An API key (an access token lives 15 minutes of that clock).
+    const north = await createTenant(t.app, { name: 'Northern Team Lines' });
+    const key = { 'x-api-key': (await createApiKey(t.app, north)).key };
+    expect((await t.app.inject({ method: 'PUT', url: '/api/v1/tenant/settings/hos', headers: key, payload: { ruleSet: 'CANADA_CYCLE_1' } })).statusCode).toBe(200);
+    const lead = (await createDriver(t.app, key, { firstName: 'Lea', lastName: 'Tremblay' })).id;
+    const mate = (await createDriver(t.app, key, { firstName: 'Marc', lastName: 'Gagnon' })).id;
+    // Marc's log, the hand-computed s.19 case: drives 14:00–22:00, sleeper 22:00–02:00, drives 02:00–07:00, sleeper from 07:00.
+    const day = Date.parse('2026-04-07T00:00:00.000Z');
+    t.clock.set(new Date(day + 7 * HOUR).toISOString());
+    for (const [status, h] of [['ON_DUTY_DRIVING', -10], ['SLEEPER_BERTH', -2], ['ON_DUTY_DRIVING', 2], ['SLEEPER_BERTH', 7]] as const) {
+      const res = await post(key, `/api/v1/drivers/${mate}/duty-status`, { status, at: new Date(day + h * HOUR).toISOString() });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    t.clock.set(new Date(day + 11 * HOUR).toISOString());
+    const hos = async () => (await get(key, `/api/v1/drivers/${mate}/hos`)).json<{ violations: unknown[]; driveTimeRemaining: number }>();
+    // On his own: 4 h + 4 h in the sleeper is no single-driver split (s.18: 2 h + 2 h totalling 10 h).
+    expect((await hos()).violations.length).toBeGreaterThan(0);
+    const route = await plan({ driverId: lead, coDriverId: mate, stops: [DALLAS, LA] }, key);
+    expect((await post(key, `/api/v1/routes/${route.id}/activate`)).statusCode).toBe(200);
+    // In the team: the two periods pair; 13 − 5 = 8 h of driving left, no violation.
+    expect(await hos()).toMatchObject({ violations: [], driveTimeRemaining: 8 });
   });
 });
