@@ -197,7 +197,7 @@ class Trip {
    * Team driving: the other driver's clocks (`state` is always the driver at the wheel), which of the
    * two drives (0: the route's driver, 1: the co-driver), and each driver's own timeline of the trip.
    */
-  readonly team: { coState: HosState; active: 0 | 1; periods: [DutyPeriod[], DutyPeriod[]]; ids: [string, string]; swaps: number; solo: boolean } | null;
+  readonly team: { coState: HosState; active: 0 | 1; periods: [DutyPeriod[], DutyPeriod[]]; ids: [string, string]; solo: boolean } | null;
 
   constructor(
     readonly input: PlanInput,
@@ -221,7 +221,7 @@ class Trip {
     if (input.team && coStart) {
       // Alternating, the one who can drive longer starts (the route's driver on a tie).
       const coFirst = teamMode === 'alternate' ? availability(coStart).driveHours > availability(start).driveHours + 1e-9 : teamMode === 1;
-      this.team = { coState: coFirst ? start : coStart, active: coFirst ? 1 : 0, periods: [[], []], ids: input.team.driverIds, swaps: 0, solo: teamMode !== 'alternate' };
+      this.team = { coState: coFirst ? start : coStart, active: coFirst ? 1 : 0, periods: [[], []], ids: input.team.driverIds, solo: teamMode !== 'alternate' };
       if (coFirst) this.state = coStart;
     }
     this.fuelGallons = input.fuel.startingGallons;
@@ -269,7 +269,6 @@ class Trip {
     this.state = team.coState;
     team.coState = s;
     team.active = team.active === 0 ? 1 : 0;
-    team.swaps++;
     if (this.light || !place) return;
     this.segments.push({
       sequence: this.segments.length + 1,

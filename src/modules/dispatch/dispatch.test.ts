@@ -143,12 +143,9 @@ describe.each(DB_KINDS)('dispatch candidates API (%s)', (kind) => {
     expect(again.data[0]!.start).toMatchObject({ source: 'CURRENT_ROUTE', name: OKC.name });
     expect(again.data[0]!.startClocks!.source).toBe('ROUTE_PLAN');
     expect(again.data[0]!.departureTime).toBe(route.stops[route.stops.length - 1]!.departureTime);
-    if (again.data[0]!.feasible) {
-      expect(again.planned).toMatchObject({ driverId: ids.near });
-      expect(again.planned!.segments).toEqual(again.data[0]!.segments);
-    } else {
-      expect(again.planned).toBeNull();
-    }
+    // From Oklahoma City back to the Dallas pickup she cannot make the delivery window: planCandidate plans nothing.
+    expect(again.data[0]!.feasible).toBe(false);
+    expect(again.planned).toBeNull();
   });
 
   it('covers a load by its id: the pickup not before scheduledPickup, the delivery by scheduledDelivery; planCandidate assigns it', async () => {

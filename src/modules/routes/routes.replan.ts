@@ -247,18 +247,18 @@ export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, 
       return db.tenant(ctx.tenantId, async (tx) => {
         const route = await routeFor(tx, ctx, id);
         if (revision === route.revision) return route;
-        const { rows } = await tx.query<Record<string, unknown>>('SELECT * FROM route_revisions WHERE tenant_id = $1 AND route_id = $2 AND revision = $3', [ctx.tenantId, id, revision]);
-        const r = rows[0];
-        if (!r) throw notFound('Revision');
-        const plan = Object.fromEntries(['revision', 'departure_time', 'arrival_time', 'distance_method', 'request', 'summary', 'stops', 'segments'].map((k) => [k, r[k]]));
-        const first = Number(r.revision) === 1;
-        return toRoute({ ...(await findRouteRow(tx, ctx.tenantId, id)), ...plan, revised_at: first ? null : r.created_at, revised_by: first ? null : r.created_by, revision_reason: r.reason });
+        // The route as it is, with that revision's plan (and who made it, why) in place of the current one.
+        const { rows } = await tx.query<Record<string, unknown>>(
+          `SELECT p.id, p.status, p.driver_id, p.co_driver_id, p.vehicle_id, p.load_id, p.created_at, p.updated_at, p.activated_at, p.completed_at, p.cancelled_at, p.cancel_reason,
+                  v.revision, v.departure_time, v.arrival_time, v.distance_method, v.request, v.summary, v.stops, v.segments, v.reason AS revision_reason,
+                  CASE WHEN v.revision = 1 THEN NULL ELSE v.created_at END AS revised_at, CASE WHEN v.revision = 1 THEN NULL ELSE v.created_by END AS revised_by
+             FROM route_revisions v JOIN route_plans p ON p.tenant_id = v.tenant_id AND p.id = v.route_id
+            WHERE v.tenant_id = $1 AND v.route_id = $2 AND v.revision = $3`,
+          [ctx.tenantId, id, revision],
+        );
+        if (!rows[0]) throw notFound('Revision');
+        return toRoute(rows[0]);
       });
     },
   };
-}
-
-async function findRouteRow(tx: Tx, tenantId: string, id: string): Promise<Record<string, unknown>> {
-  const { rows } = await tx.query<Record<string, unknown>>('SELECT * FROM route_plans WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
-  return rows[0]!;
 }
