@@ -257,78 +257,123 @@ describe.each(DB_KINDS)('integrations API and sync worker (%s)', (kind) => {
     expect(eld.calls.at(-1)).toMatchObject({ op: 'test', config: { apiToken: CANARY } });
   });
 
-  it('a manual sync of a CONFIGURED integration runs its connection test first, answers SYNCING, and the worker syncs it (ACTIVE after)', async () => {
-    const { id } = await create();
-    const testsBefore = eld.calls.filter((c) => c.op === 'test').length;
-    const res = await call('POST', `${BASE}/${id}/sync`);
+  /** The spec's answer to POST …/sync: exactly id, status SYNCING, syncStartedAt, message. */
+  const expectSyncing = (res: { statusCode: number; body: string; json: () => unknown }, id: string) => {
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({
-      id,
-      status: 'SYNCING',
-      syncStartedAt: clock.now().toISOString(),
-      message: 'Connection test passed; sync started',
-      connectionTest: { id, testResult: 'SUCCESS', message: 'Connected', details: { vehicles: 2, apiVersion: 'v1', latency: '12 ms' }, testedAt: clock.now().toISOString() },
-    });
-    expect(eld.calls.filter((c) => c.op === 'test')).toHaveLength(testsBefore + 1);
-    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'SYNCING', syncStartedAt: clock.now().toISOString(), lastTest: { testResult: 'SUCCESS' }, lastError: null });
-    // Asked again while it runs: the same sync, no second test.
-    const again = await call('POST', `${BASE}/${id}/sync`);
-    expect(again.json()).toEqual({ id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'A sync is already in progress' });
-    expect(eld.calls.filter((c) => c.op === 'test')).toHaveLength(testsBefore + 1);
+    const body = res.json() as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['id', 'message', 'status', 'syncStartedAt']);
+    expect(body).toEqual({ id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: expect.stringMatching(/^Sync started/) });
+    return body;
+  };
+  const vendorCalls = () => eld.calls.length;
 
-    clock.advance(1000);
-    await runWorker();
-    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({
-      status: 'ACTIVE',
-      lastSyncAt: clock.now().toISOString(),
-      nextSyncAt: new Date(clock.now().getTime() + 15 * 60_000).toISOString(),
-      syncStartedAt: null,
-    });
-    expect(await syncsOf(id)).toBe(1);
-  });
-
-  it('a manual sync of a CONFIGURED integration whose connection test fails: 200 with status ERROR and the error code, no sync', async () => {
-    const { id } = await create();
-    const syncCalls = () => eld.calls.filter((c) => c.op === 'sync' && c.config.apiToken === 'refused-token').length;
-    const refused = await create({ apiToken: 'refused-token' });
+  it('POST …/sync answers SYNCING with syncStartedAt and a message from CONFIGURED, ACTIVE, ERROR and DISABLED, and asks nothing of the vendor in the request', async () => {
+    const configured = await create();
+    const active = await create();
+    expect((await call('POST', `${BASE}/${active.id}/test`)).json().testResult).toBe('SUCCESS');
+    const failedTest = await create();
     eld.testOutcome = new IntegrationError('AUTH_FAILED', 'The API token was refused');
     try {
-      const res = await call('POST', `${BASE}/${refused.id}/sync`);
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({
-        id: refused.id,
-        status: 'ERROR',
-        message: 'Connection test failed (AUTH_FAILED): the sync did not start',
-        error: { code: 'AUTH_FAILED', details: 'The API token was refused' },
-        connectionTest: { id: refused.id, testResult: 'FAILED', message: 'Authentication failed', details: {}, error: { code: 'AUTH_FAILED', details: 'The API token was refused' }, testedAt: clock.now().toISOString() },
-      });
-      // The same state as a failed POST …/test leaves.
-      expect((await call('GET', `${BASE}/${refused.id}`)).json()).toMatchObject({
-        status: 'ERROR',
-        nextSyncAt: null,
-        syncStartedAt: null,
-        lastTest: { testResult: 'FAILED' },
-        lastError: { code: 'AUTH_FAILED', details: 'The API token was refused' },
-      });
-      // A thrown error (its message holding the credential) is a VENDOR_ERROR that leaks nothing.
-      eld.testOutcome = new Error(`connect ECONNREFUSED https://api.example.com/?token=${CANARY}`);
-      const thrown = await call('POST', `${BASE}/${id}/sync`);
-      expect(thrown.statusCode).toBe(200);
-      expect(thrown.json()).toMatchObject({ id, status: 'ERROR', error: { code: 'VENDOR_ERROR' }, connectionTest: { testResult: 'FAILED' } });
-      expect(thrown.body).not.toContain(CANARY);
+      await call('POST', `${BASE}/${failedTest.id}/test`);
     } finally {
       eld.testOutcome = 'ok';
     }
+    const disabled = await create();
+    await call('POST', `${BASE}/${disabled.id}/test`);
+    await call('POST', `${BASE}/${disabled.id}/disable`);
+    const states = { CONFIGURED: configured.id, ACTIVE: active.id, ERROR: failedTest.id, DISABLED: disabled.id };
+    for (const [state, id] of Object.entries(states)) expect((await call('GET', `${BASE}/${id}`)).json().status, state).toBe(state);
+
+    clock.advance(1000);
+    const before = vendorCalls();
+    for (const [state, id] of Object.entries(states)) {
+      const body = expectSyncing(await call('POST', `${BASE}/${id}/sync`), id);
+      if (state === 'DISABLED') expect(body.message).toContain('stays DISABLED');
+      if (state === 'CONFIGURED' || state === 'ERROR') expect(body.message).toContain('connection test runs first');
+      expect((await call('GET', `${BASE}/${id}`)).json(), state).toMatchObject({ status: 'SYNCING', syncStartedAt: clock.now().toISOString() });
+    }
+    expect(vendorCalls()).toBe(before);
+    // Asked again while it runs: the same sync, still nothing asked of the vendor.
+    const again = await call('POST', `${BASE}/${configured.id}/sync`);
+    expect(again.json()).toEqual({ id: configured.id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'A sync is already in progress' });
+    expect(vendorCalls()).toBe(before);
+
+    clock.advance(1000);
+    await runWorker();
+    // CONFIGURED and ERROR (a failed test) were tested first, then synced; ACTIVE and DISABLED synced as they were.
+    expect(eld.calls.slice(before).filter((c) => c.op === 'test')).toHaveLength(2);
+    for (const id of [configured.id, active.id, failedTest.id]) {
+      expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({
+        status: 'ACTIVE',
+        lastSyncAt: clock.now().toISOString(),
+        nextSyncAt: new Date(clock.now().getTime() + 15 * 60_000).toISOString(),
+        syncStartedAt: null,
+        lastError: null,
+        lastTest: { testResult: 'SUCCESS' },
+      });
+    }
+    expect((await call('GET', `${BASE}/${disabled.id}`)).json()).toMatchObject({ status: 'DISABLED', lastSyncAt: clock.now().toISOString(), nextSyncAt: null });
+    for (const id of Object.values(states)) expect(await syncsOf(id)).toBe(1);
+  });
+
+  it('a manual sync of a CONFIGURED integration whose connection test fails: SYNCING, then ERROR with lastError, integration.sync_failed and an alert; nothing synced', async () => {
+    const refused = await create({ apiToken: 'refused-token' });
+    const syncCalls = () => eld.calls.filter((c) => c.op === 'sync' && c.config.apiToken === 'refused-token').length;
+    eld.testOutcome = new IntegrationError('AUTH_FAILED', 'The API token was refused');
+    try {
+      expectSyncing(await call('POST', `${BASE}/${refused.id}/sync`), refused.id);
+      clock.advance(1000);
+      await runWorker();
+    } finally {
+      eld.testOutcome = 'ok';
+    }
+    expect(syncCalls()).toBe(0);
+    expect((await call('GET', `${BASE}/${refused.id}`)).json()).toMatchObject({
+      status: 'ERROR',
+      nextSyncAt: null,
+      syncStartedAt: null,
+      lastTest: { testResult: 'FAILED', testedAt: clock.now().toISOString() },
+      lastError: { code: 'AUTH_FAILED', details: 'The API token was refused', at: clock.now().toISOString() },
+    });
+    expect((await events('integration.sync_failed')).filter((e) => e.integrationId === refused.id)).toEqual([
+      expect.objectContaining({ integrationId: refused.id, vendor: FAKE_VENDOR, error: { code: 'AUTH_FAILED', details: 'The API token was refused' } }),
+    ]);
+    const alerts = (await call('GET', '/api/v1/alerts?type=INTEGRATION_SYNC_FAILED&status=ACTIVE')).json().data as { metadata: { integrationId?: string } }[];
+    expect(alerts.filter((a) => a.metadata.integrationId === refused.id)).toHaveLength(1);
+
+    // A thrown error whose message holds the credential is a VENDOR_ERROR that leaks nothing.
+    const { id } = await create();
+    eld.testOutcome = new Error(`connect ECONNREFUSED https://api.example.com/?token=${CANARY}`);
+    try {
+      expectSyncing(await call('POST', `${BASE}/${id}/sync`), id);
+      await runWorker();
+    } finally {
+      eld.testOutcome = 'ok';
+    }
+    const failed = await call('GET', `${BASE}/${id}`);
+    expect(failed.json()).toMatchObject({ status: 'ERROR', lastError: { code: 'VENDOR_ERROR' }, lastTest: { testResult: 'FAILED' } });
+
+    // Nothing is scheduled for an ERROR integration; a manual sync retries: tested again (the last test failed), then synced.
     clock.advance(60 * 60_000);
     await runWorker();
     expect(syncCalls()).toBe(0);
-    expect(await syncsOf(refused.id)).toBe(0);
-    // From ERROR, a manual sync syncs as before (no test first).
-    const retried = await call('POST', `${BASE}/${refused.id}/sync`);
-    expect(retried.json()).toEqual({ id: refused.id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'Sync started' });
+    expectSyncing(await call('POST', `${BASE}/${refused.id}/sync`), refused.id);
     await runWorker();
     expect(syncCalls()).toBe(1);
-    expect((await call('GET', `${BASE}/${refused.id}`)).json()).toMatchObject({ status: 'ACTIVE', lastError: null });
+    expect((await call('GET', `${BASE}/${refused.id}`)).json()).toMatchObject({ status: 'ACTIVE', lastError: null, lastTest: { testResult: 'SUCCESS' } });
+  });
+
+  it('a connection test in progress is the one state a manual sync refuses (400); a TESTING left by a dead process is synced', async () => {
+    const { id } = await create();
+    const lockedUntil = new Date(clock.now().getTime() + 30_000);
+    await t.db.system((tx) => tx.query(`UPDATE integrations SET status = 'TESTING', locked_until = $2 WHERE id = $1`, [id, lockedUntil]));
+    const refused = await call('POST', `${BASE}/${id}/sync`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining('connection test of this integration is in progress') });
+    clock.advance(31_000);
+    expectSyncing(await call('POST', `${BASE}/${id}/sync`), id);
+    await runWorker();
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'ACTIVE', lastTest: { testResult: 'SUCCESS' } });
   });
 
   it('a manual sync of a DISABLED integration syncs once and leaves it DISABLED, with nothing scheduled (success and failure)', async () => {
@@ -341,7 +386,7 @@ describe.each(DB_KINDS)('integrations API and sync worker (%s)', (kind) => {
     clock.advance(1000);
     const res = await call('POST', `${BASE}/${id}/sync`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'Sync started once: the integration stays DISABLED (no scheduled syncs)' });
+    expect(res.json()).toEqual({ id, status: 'SYNCING', syncStartedAt: clock.now().toISOString(), message: 'Sync started. It runs once: the integration stays DISABLED (no scheduled syncs)' });
     expect((await call('GET', `${BASE}/${id}`)).json().status).toBe('SYNCING');
     clock.advance(1000);
     await runWorker();
@@ -372,27 +417,30 @@ describe.each(DB_KINDS)('integrations API and sync worker (%s)', (kind) => {
     expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'ACTIVE', nextSyncAt: new Date(clock.now().getTime() + 15 * 60_000).toISOString() });
   });
 
-  it('a DISABLED integration that never passed a connection test is tested first: a failure leaves it DISABLED, a pass syncs it once', async () => {
+  it('a DISABLED integration that never passed a connection test is tested first by the worker: a failure leaves it DISABLED (no alert), a pass syncs it once', async () => {
     const { id } = await create();
     expect((await call('POST', `${BASE}/${id}/disable`)).json()).toMatchObject({ status: 'DISABLED' });
     eld.testOutcome = new IntegrationError('AUTH_FAILED', 'revoked');
     try {
-      const failed = await call('POST', `${BASE}/${id}/sync`);
-      expect(failed.statusCode, failed.body).toBe(200);
-      expect(failed.json()).toMatchObject({ id, status: 'DISABLED', error: { code: 'AUTH_FAILED', details: 'revoked' }, connectionTest: { testResult: 'FAILED' } });
-      expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', lastError: { code: 'AUTH_FAILED' }, lastTest: { testResult: 'FAILED' } });
+      const failed = expectSyncing(await call('POST', `${BASE}/${id}/sync`), id);
+      expect(failed.message).toContain('stays DISABLED');
+      await runWorker();
     } finally {
       eld.testOutcome = 'ok';
     }
-    const passed = await call('POST', `${BASE}/${id}/sync`);
-    expect(passed.json()).toMatchObject({ id, status: 'SYNCING', message: expect.stringContaining('stays DISABLED'), connectionTest: { testResult: 'SUCCESS' } });
+    expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', nextSyncAt: null, lastError: { code: 'AUTH_FAILED' }, lastTest: { testResult: 'FAILED' } });
+    expect((await events('integration.sync_failed')).filter((e) => e.integrationId === id)).toEqual([expect.objectContaining({ error: { code: 'AUTH_FAILED', details: 'revoked' } })]);
+    const alerts = (await call('GET', '/api/v1/alerts?type=INTEGRATION_SYNC_FAILED&status=ACTIVE')).json().data as { metadata: { integrationId?: string } }[];
+    expect(alerts.filter((a) => a.metadata.integrationId === id)).toEqual([]);
+
+    expectSyncing(await call('POST', `${BASE}/${id}/sync`), id);
     await runWorker();
     expect((await call('GET', `${BASE}/${id}`)).json()).toMatchObject({ status: 'DISABLED', lastSyncAt: clock.now().toISOString(), nextSyncAt: null, lastTest: { testResult: 'SUCCESS' } });
     // Now that it has passed one, the next manual sync needs no test.
     const tests = eld.calls.filter((c) => c.op === 'test').length;
-    expect((await call('POST', `${BASE}/${id}/sync`)).json()).toMatchObject({ status: 'SYNCING' });
-    expect(eld.calls.filter((c) => c.op === 'test')).toHaveLength(tests);
+    expectSyncing(await call('POST', `${BASE}/${id}/sync`), id);
     await runWorker();
+    expect(eld.calls.filter((c) => c.op === 'test')).toHaveLength(tests);
     expect((await call('GET', `${BASE}/${id}`)).json().status).toBe('DISABLED');
   });
 

@@ -64,35 +64,18 @@ export const TestResult = Type.Object({
   testedAt: Timestamp,
 });
 
-export const SyncStarted = Type.Object(
+/** A manual sync's answer (the spec: `any | manual sync → SYNCING`), whatever the integration's state. */
+export const SyncAnswer = Type.Object(
   {
     id: Type.String(),
     status: Type.Literal('SYNCING'),
     syncStartedAt: Timestamp,
     message: Type.String(),
-    connectionTest: Type.Optional(TestResult),
   },
   {
     description:
-      'The sync started, or one already under way (the integrations worker runs it). connectionTest: the passing connection test the sync ran first, present only when the integration had not passed one (CONFIGURED, or DISABLED without a passing test).',
+      'The sync started, or the one already under way. The integrations worker runs it after the answer: its outcome shows on the integration (ACTIVE or ERROR with lastError) and as integration.sync_completed or integration.sync_failed.',
   },
 );
-
-export const SyncNotStarted = Type.Object(
-  {
-    id: Type.String(),
-    status: Type.Unsafe<'ERROR' | 'DISABLED'>({ type: 'string', enum: ['ERROR', 'DISABLED'] }),
-    message: Type.String(),
-    error: Failure,
-    connectionTest: TestResult,
-  },
-  {
-    description:
-      "The connection test the sync ran first failed (connectionTest.testResult FAILED, as POST …/test answers it): no sync started. status is the integration's status now: ERROR, or DISABLED for a DISABLED integration (it stays paused). error is the test's error, also the integration's lastError. Like a failed test, this is a 200, not an HTTP error.",
-  },
-);
-
-/** A manual sync's answer: SYNCING, or the failed connection test that kept it from starting. */
-export const SyncAnswer = Type.Union([SyncStarted, SyncNotStarted]);
 
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });

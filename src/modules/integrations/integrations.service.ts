@@ -1,8 +1,10 @@
 import { IntegrationError, type ConnectionTestResult, type IntegrationAdapter, type IntegrationErrorCode, type VendorInfo } from '../../adapters/integrations/port.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { openSecret, sealSecret } from '../../infra/secrets.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import type { Clock } from '../../lib/time.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { resolveSyncFailedAlert } from './integrations.alerts.js';
 import { configProblems, scrub, scrubDeep, secretsOf } from './integrations.config.js';
@@ -15,6 +17,7 @@ import {
   updateIntegration,
   type IntegrationRecord,
   type IntegrationRow,
+  type LastTest,
 } from './integrations.repository.js';
 
 /** Woken when a sync is requested (NOTIFY at the request's commit): the sync worker listens. */
@@ -36,22 +39,25 @@ export interface TestResponse {
 
 type Config = Record<string, unknown>;
 
-/** What a manual sync answers: started (after a passing connection test, when one ran first), or not (the test failed). */
-export type SyncAnswer =
-  | { id: string; status: 'SYNCING'; syncStartedAt: string; message: string; connectionTest?: TestResponse }
-  | { id: string; status: 'ERROR' | 'DISABLED'; message: string; error: NonNullable<TestResponse['error']>; connectionTest: TestResponse };
-
-const ONCE_MESSAGE = 'Sync started once: the integration stays DISABLED (no scheduled syncs)';
+/** What a manual sync answers (the spec: `any | manual sync → SYNCING`): the sync under way, for every state. */
+export interface SyncAnswer {
+  id: string;
+  status: 'SYNCING';
+  syncStartedAt: string;
+  message: string;
+}
 
 /**
- * Whether a manual sync must run the connection test first: credentials that never passed one are not
- * synced with. CONFIGURED (new or changed config), TESTING (a test that died: a live one is refused by
- * the test), DISABLED without a passing test. ACTIVE and ERROR sync as they are (a failure is reported by the sync).
+ * Whether a sync must run the connection test first: credentials that never passed one are not synced with
+ * (a new or changed config, CONFIGURED; an ERROR left by a failed test; a DISABLED one never tested). Read
+ * by the worker from the row it claimed: a passing test is the one thing that sets lastTest SUCCESS.
  */
-function needsTestBeforeSync(row: IntegrationRow): boolean {
-  if (row.status === 'CONFIGURED' || row.status === 'TESTING') return true;
-  return row.status === 'DISABLED' && row.lastTest?.testResult !== 'SUCCESS';
+export function needsTestBeforeSync(row: Pick<IntegrationRow, 'lastTest'>): boolean {
+  return row.lastTest?.testResult !== 'SUCCESS';
 }
+
+/** A connection test under way: TESTING within its lease (one whose process died no longer counts). */
+const testInProgress = (row: IntegrationRow, now: Date): boolean => row.status === 'TESTING' && row.lockedUntil !== null && row.lockedUntil > now;
 
 /** The longest sync interval: a week. */
 export const MAX_SYNC_INTERVAL_MINUTES = 10_080;
@@ -70,6 +76,44 @@ export function failureOf(err: unknown, config: Config): { code: IntegrationErro
   if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return { code: 'TIMEOUT', details: 'The vendor did not answer in time' };
   return { code: 'VENDOR_ERROR', details: 'The vendor call failed unexpectedly' };
 }
+
+/**
+ * Runs an adapter's connection test with a sealed config. Never throws: a thrown error is a failed test;
+ * what the result says is scrubbed of the config's secrets. The service's POST …/test and the sync
+ * worker's test before a first sync both run it.
+ */
+export async function runConnectionTest(
+  io: { adapter: IntegrationAdapter | undefined; encryptionKey: Buffer; clock: Clock; log: FastifyBaseLogger },
+  row: Pick<IntegrationRow, 'id' | 'vendor' | 'configCiphertext'>,
+  signal: AbortSignal,
+): Promise<TestResponse> {
+  // What may hold a credential, scrubbed out of every message and detail below.
+  let secrets: Config = {};
+  let result: ConnectionTestResult;
+  try {
+    const config = openConfig(io.encryptionKey, row.configCiphertext);
+    secrets = secretsOf(io.adapter, config);
+    if (!io.adapter) throw new IntegrationError('INVALID_CONFIG', `No adapter for vendor ${row.vendor} in this service`);
+    result = await io.adapter.test(config, signal);
+  } catch (err) {
+    const failure = failureOf(err, secrets);
+    io.log.warn({ integrationId: row.id, vendor: row.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration test failed');
+    result = { ok: false, message: 'Connection test failed', details: {}, error: failure };
+  }
+  const ok = result.ok && result.error === undefined;
+  const error = ok ? undefined : { code: result.error?.code ?? 'VENDOR_ERROR', details: scrub(result.error?.details ?? 'The connection test failed', secrets) };
+  return {
+    id: row.id,
+    testResult: ok ? 'SUCCESS' : 'FAILED',
+    message: scrub(result.message, secrets),
+    details: scrubDeep(result.details ?? {}, secrets),
+    ...(error ? { error } : {}),
+    testedAt: io.clock.now().toISOString(),
+  };
+}
+
+/** What a test leaves on the integration (lastTest). */
+export const lastTestOf = (r: TestResponse): LastTest => ({ testResult: r.testResult, message: r.message, testedAt: r.testedAt });
 
 export function integrationsService(deps: Deps) {
   const { db, clock } = deps;
@@ -95,18 +139,16 @@ export function integrationsService(deps: Deps) {
   /**
    * TESTING, the adapter's test outside any transaction, then the result: SUCCESS → ACTIVE (first sync
    * due now), FAILED → ERROR. `enable` is the same from DISABLED (a failure leaves it DISABLED); a
-   * plain test of a DISABLED integration reports without changing its status. `sync` (a manual sync of
-   * an integration that has not passed a test) goes from SUCCESS straight to SYNCING, the sync due now,
-   * returning to DISABLED afterwards if it was DISABLED; its failure is the test's. The result is written
-   * only if nothing changed the integration meanwhile; `row` is the integration as written (null if not).
+   * plain test of a DISABLED integration reports without changing its status. The result is written
+   * only if nothing changed the integration meanwhile.
    */
-  async function runTest(ctx: TenantContext, id: string, mode: 'test' | 'enable' | 'sync'): Promise<{ response: TestResponse; row: IntegrationRow | null }> {
+  async function runTest(ctx: TenantContext, id: string, mode: 'test' | 'enable'): Promise<TestResponse> {
     const started = clock.now();
     const before = await db.tenant(ctx.tenantId, async (tx) => {
       const row = await findIntegration(tx, ctx.tenantId, id, true);
       if (!row) throw notFound('Integration');
       if (row.status === 'SYNCING') throw invalidState('A sync of this integration is in progress');
-      if (row.status === 'TESTING' && row.lockedUntil && row.lockedUntil > started) throw invalidState('A connection test of this integration is in progress');
+      if (testInProgress(row, started)) throw invalidState('A connection test of this integration is in progress');
       const keepsStatus = mode === 'test' && row.status === 'DISABLED';
       if (!keepsStatus) {
         await updateIntegration(tx, ctx.tenantId, id, { status: 'TESTING', locked_until: new Date(started.getTime() + TEST_LEASE_MS) }, started);
@@ -114,66 +156,41 @@ export function integrationsService(deps: Deps) {
       return row;
     });
     const priorStatus = before.status;
-    // What may hold a credential, scrubbed out of every message and detail below.
-    let secrets: Config = {};
-    let result: ConnectionTestResult;
-    try {
-      const adapter = deps.integrations.get(before.vendor);
-      const config = openConfig(key, before.configCiphertext);
-      secrets = secretsOf(adapter, config);
-      if (!adapter) throw new IntegrationError('INVALID_CONFIG', `No adapter for vendor ${before.vendor} in this service`);
-      result = await adapter.test(config, AbortSignal.timeout(TEST_TIMEOUT_MS));
-    } catch (err) {
-      const failure = failureOf(err, secrets);
-      deps.log.warn({ integrationId: id, vendor: before.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration test failed');
-      result = { ok: false, message: 'Connection test failed', details: {}, error: failure };
-    }
-    const testedAt = clock.now();
-    const ok = result.ok && result.error === undefined;
-    const error = ok ? undefined : { code: result.error?.code ?? 'VENDOR_ERROR', details: scrub(result.error?.details ?? 'The connection test failed', secrets) };
-    const response: TestResponse = {
-      id,
-      testResult: ok ? 'SUCCESS' : 'FAILED',
-      message: scrub(result.message, secrets),
-      details: scrubDeep(result.details ?? {}, secrets),
-      ...(error ? { error } : {}),
-      testedAt: testedAt.toISOString(),
-    };
-    const lastTest = { testResult: response.testResult, message: response.message, testedAt: response.testedAt };
-    const row = await db.tenant(ctx.tenantId, async (tx) => {
+    const response = await runConnectionTest({ adapter: deps.integrations.get(before.vendor), encryptionKey: key, clock, log: deps.log }, before, AbortSignal.timeout(TEST_TIMEOUT_MS));
+    const testedAt = new Date(response.testedAt);
+    const lastTest = lastTestOf(response);
+    const error = response.error;
+    await db.tenant(ctx.tenantId, async (tx) => {
       if (mode === 'test' && priorStatus === 'DISABLED') {
-        return updateIntegration(tx, ctx.tenantId, id, { last_test: lastTest, ...(error ? { last_error: { ...error, at: response.testedAt } } : {}) }, testedAt, {
+        await updateIntegration(tx, ctx.tenantId, id, { last_test: lastTest, ...(error ? { last_error: { ...error, at: response.testedAt } } : {}) }, testedAt, {
           configCiphertext: before.configCiphertext,
         });
+        return;
       }
       const fence = { status: 'TESTING' as const, configCiphertext: before.configCiphertext };
-      if (!ok) {
-        return updateIntegration(
+      if (error) {
+        await updateIntegration(
           tx,
           ctx.tenantId,
           id,
-          { status: priorStatus === 'DISABLED' ? 'DISABLED' : 'ERROR', last_test: lastTest, last_error: { ...error!, at: response.testedAt }, next_sync_at: null, locked_until: null },
+          { status: priorStatus === 'DISABLED' ? 'DISABLED' : 'ERROR', last_test: lastTest, last_error: { ...error, at: response.testedAt }, next_sync_at: null, locked_until: null },
           testedAt,
           fence,
         );
+        return;
       }
-      const passed = { last_test: lastTest, last_error: null, locked_until: null };
-      const updated =
-        mode === 'sync'
-          ? await updateIntegration(tx, ctx.tenantId, id, { ...passed, status: 'SYNCING', sync_started_at: testedAt, next_sync_at: testedAt, return_to_disabled: priorStatus === 'DISABLED' }, testedAt, fence)
-          : await updateIntegration(
-              tx,
-              ctx.tenantId,
-              id,
-              { ...passed, status: 'ACTIVE', next_sync_at: priorStatus === 'ACTIVE' && before.nextSyncAt ? new Date(before.nextSyncAt) : testedAt },
-              testedAt,
-              fence,
-            );
+      const updated = await updateIntegration(
+        tx,
+        ctx.tenantId,
+        id,
+        { status: 'ACTIVE', last_test: lastTest, last_error: null, locked_until: null, next_sync_at: priorStatus === 'ACTIVE' && before.nextSyncAt ? new Date(before.nextSyncAt) : testedAt },
+        testedAt,
+        fence,
+      );
       // A sync is due now: wake the sync worker rather than wait for its idle timer.
       if (updated) await tx.query(`NOTIFY ${INTEGRATIONS_CHANNEL}`);
-      return updated;
     });
-    return { response, row };
+    return response;
   }
 
   return {
@@ -254,10 +271,10 @@ export function integrationsService(deps: Deps) {
       if (!gone) throw notFound('Integration');
     },
 
-    test: async (ctx: TenantContext, id: string) => (await runTest(ctx, id, 'test')).response,
+    test: (ctx: TenantContext, id: string) => runTest(ctx, id, 'test'),
 
     /** Runs the connection test; ACTIVE when it passes (from DISABLED a failure leaves it DISABLED). */
-    enable: async (ctx: TenantContext, id: string) => (await runTest(ctx, id, 'enable')).response,
+    enable: (ctx: TenantContext, id: string) => runTest(ctx, id, 'enable'),
 
     /** DISABLED: no scheduled syncs (a manual one runs once), credentials kept; a sync in flight finishes without changing the status. */
     async disable(ctx: TenantContext, id: string): Promise<IntegrationRecord> {
@@ -272,50 +289,32 @@ export function integrationsService(deps: Deps) {
     },
 
     /**
-     * A manual sync, from any state (the spec: any → SYNCING); the integrations worker runs it.
-     * - ACTIVE, ERROR: SYNCING now. SYNCING: the sync under way, reported as is.
-     * - CONFIGURED (or a TESTING one whose test died): its connection test first, as POST …/test runs it;
-     *   SUCCESS → SYNCING (and ACTIVE after it, as the first sync of a tested integration), FAILED → ERROR
-     *   with the test's error, answered 200 with status ERROR and the test result (a failed test is not an
-     *   HTTP error). A test in progress: 400.
-     * - DISABLED: syncs once and stays DISABLED (DISABLED after the sync, whatever its outcome, with no
-     *   sync scheduled); one that never passed a connection test with its config is tested first, and a
-     *   failure leaves it DISABLED.
+     * A manual sync, from every state (the spec: `any | manual sync → SYNCING`): the answer is SYNCING
+     * with syncStartedAt; the integrations worker runs the sync after the answer. Nothing vendor-side runs
+     * inside the request: an integration that has not passed a connection test with its config (CONFIGURED,
+     * ERROR after a failed test, DISABLED never tested) is tested by the worker first, and a failing test
+     * is a failed sync (ERROR, lastError, `integration.sync_failed`). DISABLED: syncs once and goes back to
+     * DISABLED whatever the outcome. SYNCING: the sync under way is reported. A live connection test (TESTING
+     * within its lease) is the one refusal: 400.
      */
     async sync(ctx: TenantContext, id: string): Promise<SyncAnswer> {
       const now = clock.now();
-      const { row: started, already } = await db.tenant(ctx.tenantId, async (tx) => {
+      return db.tenant(ctx.tenantId, async (tx) => {
         const current = await findIntegration(tx, ctx.tenantId, id, true);
         if (!current) throw notFound('Integration');
-        if (current.status === 'SYNCING' || needsTestBeforeSync(current)) return { row: current, already: current.status === 'SYNCING' };
-        const updated = await updateIntegration(
-          tx,
-          ctx.tenantId,
-          id,
-          { status: 'SYNCING', sync_started_at: now, next_sync_at: now, locked_until: null, return_to_disabled: current.status === 'DISABLED' },
-          now,
-        );
+        if (current.status === 'SYNCING') return { id, status: 'SYNCING' as const, syncStartedAt: current.syncStartedAt ?? now.toISOString(), message: 'A sync is already in progress' };
+        if (testInProgress(current, now)) throw invalidState('A connection test of this integration is in progress: sync once it has finished');
+        const once = current.status === 'DISABLED';
+        const tested = needsTestBeforeSync(current);
+        await updateIntegration(tx, ctx.tenantId, id, { status: 'SYNCING', sync_started_at: now, next_sync_at: now, locked_until: null, return_to_disabled: once }, now);
         await tx.query(`NOTIFY ${INTEGRATIONS_CHANNEL}`);
-        return { row: updated!, already: false };
+        const message = [
+          'Sync started',
+          tested ? ': the connection test runs first (a failure shows as ERROR with lastError)' : '',
+          once ? '. It runs once: the integration stays DISABLED (no scheduled syncs)' : '',
+        ].join('');
+        return { id, status: 'SYNCING' as const, syncStartedAt: now.toISOString(), message };
       });
-      if (started.status === 'SYNCING') {
-        const message = already ? 'A sync is already in progress' : started.returnToDisabled ? ONCE_MESSAGE : 'Sync started';
-        return { id, status: 'SYNCING', syncStartedAt: started.syncStartedAt ?? now.toISOString(), message };
-      }
-
-      const { response, row } = await runTest(ctx, id, 'sync');
-      if (!row) throw invalidState('The integration changed during its connection test: the sync did not start');
-      if (response.testResult === 'SUCCESS') {
-        const message = row.returnToDisabled ? `Connection test passed. ${ONCE_MESSAGE}` : 'Connection test passed; sync started';
-        return { id, status: 'SYNCING', syncStartedAt: row.syncStartedAt ?? response.testedAt, message, connectionTest: response };
-      }
-      return {
-        id,
-        status: row.status === 'DISABLED' ? 'DISABLED' : 'ERROR',
-        message: `Connection test failed (${response.error!.code}): the sync did not start`,
-        error: response.error!,
-        connectionTest: response,
-      };
     },
   };
 }

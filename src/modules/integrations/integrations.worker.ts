@@ -11,7 +11,8 @@ import { raiseSyncFailedAlert, resolveSyncFailedAlert } from './integrations.ale
 import type { IntegrationRegistry } from './integrations.registry.js';
 import { claimDueSyncs, releaseSyncs, updateIntegration, type ClaimedSync } from './integrations.repository.js';
 import { secretsOf } from './integrations.config.js';
-import { failureOf, openConfig } from './integrations.service.js';
+import { failureOf, lastTestOf, needsTestBeforeSync, openConfig, runConnectionTest, TEST_TIMEOUT_MS } from './integrations.service.js';
+import type { LastTest } from './integrations.repository.js';
 
 export interface SyncOptions {
   /** Integrations claimed per pass. */
@@ -82,7 +83,8 @@ async function activeRoutePoints(tx: Tx, tenantId: string, now: Date): Promise<S
  * vendor adapter outside any transaction, then records the outcome fenced by the lease (a disable, a
  * config change or a delete meanwhile wins): ACTIVE with lastSyncAt / nextSyncAt and an
  * `integration.sync_completed` event, or ERROR with lastError, `integration.sync_failed` and an
- * INTEGRATION_SYNC_FAILED alert. A one-off manual sync of a DISABLED integration (returnToDisabled) ends
+ * INTEGRATION_SYNC_FAILED alert. Credentials that never passed a connection test are tested first, and a
+ * failing test is recorded as the sync's failure (lastTest too). A one-off manual sync of a DISABLED integration (returnToDisabled) ends
  * DISABLED either way, with nothing scheduled: the same events, but no alert for an integration paused on purpose.
  */
 export class IntegrationSyncWorker implements Worker {
@@ -119,19 +121,32 @@ export class IntegrationSyncWorker implements Worker {
 
   private async runSync(c: ClaimedSync, now: Date, stopping?: AbortSignal): Promise<void> {
     const { tenantId, row } = c;
+    const adapter = this.io.registry.get(row.vendor);
+    const within = (ms: number) => (stopping ? AbortSignal.any([AbortSignal.timeout(ms), stopping]) : AbortSignal.timeout(ms));
     let config: Record<string, unknown> = {};
     let outcome: { ok: true; result: SyncResult } | { ok: false; error: { code: string; details: string } };
+    // Credentials that never passed a connection test are tested first (a manual sync of a CONFIGURED
+    // integration, say); a failing test is this sync's failure, with the test's error.
+    let lastTest: LastTest | undefined;
+    if (needsTestBeforeSync(row)) {
+      const test = await runConnectionTest({ adapter, encryptionKey: this.io.encryptionKey, clock: this.io.clock, log: this.io.log }, row, within(TEST_TIMEOUT_MS));
+      if (stopping?.aborted) return;
+      lastTest = lastTestOf(test);
+      if (test.error) {
+        await this.recordFailure(c, test.error, this.io.clock.now(), lastTest);
+        return;
+      }
+    }
     try {
       config = openConfig(this.io.encryptionKey, row.configCiphertext);
-      const adapter = this.io.registry.get(row.vendor);
       if (!adapter) throw Object.assign(new Error('no adapter'), { name: 'NoAdapter' });
-      const signal = stopping ? AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs), stopping]) : AbortSignal.timeout(this.opts.timeoutMs);
+      const signal = within(this.opts.timeoutMs);
       const ctx = await this.db.tenant(tenantId, (tx) => loadContext(tx, tenantId, now, signal));
       const result = await adapter.sync(config, ctx);
       outcome = { ok: true, result };
     } catch (err) {
       const failure =
-        err instanceof Error && err.name === 'NoAdapter' ? { code: 'INVALID_CONFIG' as const, details: `No adapter for vendor ${row.vendor} in this service` } : failureOf(err, secretsOf(this.io.registry.get(row.vendor), config));
+        err instanceof Error && err.name === 'NoAdapter' ? { code: 'INVALID_CONFIG' as const, details: `No adapter for vendor ${row.vendor} in this service` } : failureOf(err, secretsOf(adapter, config));
       if (!stopping?.aborted) this.io.log.warn({ tenantId, integrationId: row.id, vendor: row.vendor, code: failure.code, errorName: err instanceof Error ? err.name : typeof err }, 'integration sync failed');
       outcome = { ok: false, error: failure };
     }
@@ -140,7 +155,7 @@ export class IntegrationSyncWorker implements Worker {
     const at = this.io.clock.now();
     if (outcome.ok) {
       try {
-        await this.recordSuccess(c, outcome.result, at);
+        await this.recordSuccess(c, outcome.result, at, lastTest);
         return;
       } catch (err) {
         // Data the vendor sent that cannot be stored (a constraint, a shape the applier does not expect): the
@@ -149,10 +164,10 @@ export class IntegrationSyncWorker implements Worker {
         outcome = { ok: false, error: { code: 'VENDOR_ERROR', details: `The data ${row.vendor} returned could not be applied` } };
       }
     }
-    await this.recordFailure(c, outcome.error, at);
+    await this.recordFailure(c, outcome.error, at, lastTest);
   }
 
-  private async recordSuccess(c: ClaimedSync, result: SyncResult, at: Date): Promise<void> {
+  private async recordSuccess(c: ClaimedSync, result: SyncResult, at: Date, lastTest?: LastTest): Promise<void> {
     const { tenantId, row } = c;
     const fence = { status: 'SYNCING' as const, lockedUntil: c.lease, configCiphertext: row.configCiphertext };
     await this.db.tenant(tenantId, async (tx) => {
@@ -161,7 +176,7 @@ export class IntegrationSyncWorker implements Worker {
         tx,
         tenantId,
         row.id,
-        { status: row.returnToDisabled ? 'DISABLED' : 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, locked_until: null, sync_started_at: null, return_to_disabled: false },
+        { status: row.returnToDisabled ? 'DISABLED' : 'ACTIVE', last_sync_at: at, next_sync_at: next, last_error: null, last_test: lastTest, locked_until: null, sync_started_at: null, return_to_disabled: false },
         at,
         fence,
       );
@@ -175,7 +190,7 @@ export class IntegrationSyncWorker implements Worker {
     });
   }
 
-  private async recordFailure(c: ClaimedSync, failure: { code: string; details: string }, at: Date): Promise<void> {
+  private async recordFailure(c: ClaimedSync, failure: { code: string; details: string }, at: Date, lastTest?: LastTest): Promise<void> {
     const { tenantId, row } = c;
     const fence = { status: 'SYNCING' as const, lockedUntil: c.lease, configCiphertext: row.configCiphertext };
     const error = failure as { code: 'VENDOR_ERROR'; details: string };
@@ -184,7 +199,7 @@ export class IntegrationSyncWorker implements Worker {
         tx,
         tenantId,
         row.id,
-        { status: row.returnToDisabled ? 'DISABLED' : 'ERROR', last_error: { ...error, at: at.toISOString() }, next_sync_at: null, locked_until: null, sync_started_at: null, return_to_disabled: false },
+        { status: row.returnToDisabled ? 'DISABLED' : 'ERROR', last_error: { ...error, at: at.toISOString() }, last_test: lastTest, next_sync_at: null, locked_until: null, sync_started_at: null, return_to_disabled: false },
         at,
         fence,
       );

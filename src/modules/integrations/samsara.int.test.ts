@@ -59,20 +59,26 @@ describe.each(DB_KINDS)('the Samsara integration against its sandbox (%s)', (kin
     expect(failed.body).not.toContain('samsara_not_the_right_token_42');
   });
 
-  it('a manual sync of a never-tested (CONFIGURED) integration tests the connection first: SYNCING, then synced; a wrong token → ERROR AUTH_FAILED', async () => {
+  it('a manual sync of a never-tested (CONFIGURED) integration answers SYNCING; the worker tests, then syncs; a wrong token → ERROR AUTH_FAILED and integration.sync_failed', async () => {
     const created = await call('POST', '/api/v1/integrations', { vendor: 'samsara', name: 'Samsara (sync at once)', config: { apiToken: SANDBOX_TOKEN } });
     const id = created.json().id as string;
     const sync = await call('POST', `/api/v1/integrations/${id}/sync`);
     expect(sync.statusCode, sync.body).toBe(200);
-    expect(sync.json()).toMatchObject({ id, status: 'SYNCING', syncStartedAt: expect.any(String), connectionTest: { testResult: 'SUCCESS', details: { drivers: 3, vehicles: 3 } } });
+    expect(sync.json()).toEqual({ id, status: 'SYNCING', syncStartedAt: t.clock.now().toISOString(), message: expect.stringContaining('connection test runs first') });
     await t.app.workers.get('integrations').worker.runOnce(t.clock.now());
-    expect((await call('GET', `/api/v1/integrations/${id}`)).json()).toMatchObject({ status: 'ACTIVE', lastSyncAt: expect.any(String), lastError: null });
+    expect((await call('GET', `/api/v1/integrations/${id}`)).json()).toMatchObject({ status: 'ACTIVE', lastSyncAt: expect.any(String), lastError: null, lastTest: { testResult: 'SUCCESS' } });
 
     const wrong = await call('POST', '/api/v1/integrations', { vendor: 'samsara', name: 'Wrong token, sync at once', config: { apiToken: 'samsara_not_the_right_token_43' } });
-    const refused = await call('POST', `/api/v1/integrations/${wrong.json().id as string}/sync`);
+    const wrongId = wrong.json().id as string;
+    const refused = await call('POST', `/api/v1/integrations/${wrongId}/sync`);
     expect(refused.statusCode, refused.body).toBe(200);
-    expect(refused.json()).toMatchObject({ status: 'ERROR', error: { code: 'AUTH_FAILED' }, connectionTest: { testResult: 'FAILED', error: { code: 'AUTH_FAILED' } } });
-    expect(refused.body).not.toContain('samsara_not_the_right_token_43');
-    expect((await call('GET', `/api/v1/integrations/${wrong.json().id as string}`)).json()).toMatchObject({ status: 'ERROR', lastError: { code: 'AUTH_FAILED' } });
+    expect(refused.json()).toMatchObject({ id: wrongId, status: 'SYNCING', syncStartedAt: expect.any(String) });
+    await t.app.workers.get('integrations').worker.runOnce(t.clock.now());
+    const failed = await call('GET', `/api/v1/integrations/${wrongId}`);
+    expect(failed.json()).toMatchObject({ status: 'ERROR', lastError: { code: 'AUTH_FAILED' }, lastTest: { testResult: 'FAILED' } });
+    expect(failed.body).not.toContain('samsara_not_the_right_token_43');
+    const { rows } = await t.db.system((tx) => tx.query<{ payload: unknown }>(`SELECT payload FROM outbox_events WHERE event_type = 'integration.sync_failed'`));
+    const payloads = rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { integrationId: string; error: { code: string } });
+    expect(payloads.filter((p) => p.integrationId === wrongId)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'AUTH_FAILED' }) })]);
   });
 });

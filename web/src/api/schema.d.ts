@@ -1139,8 +1139,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync now, from any status (status SYNCING; the integrations worker runs it)
-         * @description A manual sync works from any status (the spec: any → SYNCING). ACTIVE or ERROR: status SYNCING now; afterwards ACTIVE on its interval, or ERROR if the sync fails. SYNCING: the sync under way is reported. CONFIGURED (never tested): the connection test runs first, as POST …/test runs it. If it passes, the answer is SYNCING (with the test as connectionTest) and the integration is ACTIVE after the sync. If it fails, no sync starts: the integration goes to ERROR with the test's error code (lastError), and the answer is a 200 with status ERROR, error {code, details} and the failed test as connectionTest — a failed test is not an HTTP error. DISABLED: syncs once on request and stays DISABLED — DISABLED again when the sync ends (success or failure, lastSyncAt / lastError updated, integration.sync_completed / integration.sync_failed sent, no INTEGRATION_SYNC_FAILED alert), and no scheduled syncs until POST …/enable. A DISABLED integration that never passed a connection test with its config is tested first; a failed test leaves it DISABLED (status DISABLED in the answer). A connection test in progress (TESTING): 400.
+         * Sync now, from any status (status SYNCING; the integrations worker runs it after the answer)
+         * @description A manual sync works from every status (the spec: any → SYNCING): the answer is status SYNCING with syncStartedAt, and the integrations worker runs the sync after it. Nothing is asked of the vendor inside the request. Afterwards: ACTIVE on its interval (lastSyncAt, nextSyncAt, integration.sync_completed), or ERROR with lastError, integration.sync_failed and an INTEGRATION_SYNC_FAILED alert. An integration that has not passed a connection test with its config (CONFIGURED, ERROR after a failed test, DISABLED never tested) is tested first; a failing test is a failed sync (ERROR, lastError with the test's code, lastTest FAILED, integration.sync_failed). DISABLED: syncs once and is DISABLED again when the sync ends, whatever its outcome (the same events, no alert), with no scheduled syncs until POST …/enable. SYNCING: the sync under way is reported. A connection test in progress (TESTING): 400.
          */
         post: operations["syncIntegration"];
         delete?: never;
@@ -12890,7 +12890,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The sync started, or the one already under way. The integrations worker runs it after the answer: its outcome shows on the integration (ACTIVE or ERROR with lastError) and as integration.sync_completed or integration.sync_failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12903,48 +12903,6 @@ export interface operations {
                         /** Format: date-time */
                         syncStartedAt: string;
                         message: string;
-                        connectionTest?: {
-                            id: string;
-                            /** @enum {string} */
-                            testResult: "SUCCESS" | "FAILED";
-                            message: string;
-                            details: {
-                                [key: string]: unknown;
-                            };
-                            error?: {
-                                /** @enum {string} */
-                                code: "AUTH_FAILED" | "TIMEOUT" | "NOT_FOUND" | "RATE_LIMITED" | "VENDOR_ERROR" | "NETWORK_ERROR" | "INVALID_CONFIG";
-                                details: string;
-                            };
-                            /** Format: date-time */
-                            testedAt: string;
-                        };
-                    } | {
-                        id: string;
-                        /** @enum {string} */
-                        status: "ERROR" | "DISABLED";
-                        message: string;
-                        error: {
-                            /** @enum {string} */
-                            code: "AUTH_FAILED" | "TIMEOUT" | "NOT_FOUND" | "RATE_LIMITED" | "VENDOR_ERROR" | "NETWORK_ERROR" | "INVALID_CONFIG";
-                            details: string;
-                        };
-                        connectionTest: {
-                            id: string;
-                            /** @enum {string} */
-                            testResult: "SUCCESS" | "FAILED";
-                            message: string;
-                            details: {
-                                [key: string]: unknown;
-                            };
-                            error?: {
-                                /** @enum {string} */
-                                code: "AUTH_FAILED" | "TIMEOUT" | "NOT_FOUND" | "RATE_LIMITED" | "VENDOR_ERROR" | "NETWORK_ERROR" | "INVALID_CONFIG";
-                                details: string;
-                            };
-                            /** Format: date-time */
-                            testedAt: string;
-                        };
                     };
                 };
             };
