@@ -12,6 +12,7 @@ COPY package.json package-lock.json ./
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.ts scripts/
 COPY src src
 COPY web web
 RUN npm run build

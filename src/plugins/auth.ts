@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { approvalHint } from '../infra/local-admin.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { DomainError, forbidden, unauthenticated } from '../lib/errors.js';
 import type { Clock } from '../lib/time.js';
@@ -36,12 +37,17 @@ declare module 'fastify' {
 /** Routes that answer without a declaration of their own (documentation) are public. */
 const PUBLIC_PREFIXES = ['/docs', '/api/v1/openapi.json'];
 
-export function tenantBlock(p: Pick<TenantPrincipal, 'tenantStatus' | 'tenantName'>, allowPending: boolean): DomainError | null {
+/**
+ * Why a tenant's status stops this request, or null. `pendingHint`: how a pending organization gets
+ * approved on this instance (a development instance's, infra/local-admin.ts), added to its 403.
+ */
+export function tenantBlock(p: Pick<TenantPrincipal, 'tenantStatus' | 'tenantName'>, allowPending: boolean, pendingHint?: string): DomainError | null {
   if (p.tenantStatus === 'SUSPENDED') {
     return new DomainError('TENANT_SUSPENDED', `Tenant "${p.tenantName}" is suspended. Contact support to restore access.`);
   }
   if (!allowPending && p.tenantStatus === 'PENDING_APPROVAL') {
-    return new DomainError('TENANT_PENDING', `Tenant "${p.tenantName}" is pending approval. This action is available once a platform administrator approves the organization.`);
+    const message = `Tenant "${p.tenantName}" is pending approval. This action is available once a platform administrator approves the organization.`;
+    return new DomainError('TENANT_PENDING', pendingHint ? `${message} ${pendingHint}` : message);
   }
   if (!allowPending && p.tenantStatus === 'REJECTED') {
     return new DomainError('TENANT_PENDING', `Tenant "${p.tenantName}" registration was rejected. Contact support for details.`);
@@ -56,6 +62,7 @@ export function tenantBlock(p: Pick<TenantPrincipal, 'tenantStatus' | 'tenantNam
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('auth', null);
+  const pendingHint = approvalHint(deps.config);
   const catalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', catalog);
   const record = (route: { method: string | string[]; url: string }, access: Access) => {
@@ -99,10 +106,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       deps.apiKeyUsage.used(p.tenantId, p.apiKeyId, now.getTime());
       if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
       // A suspended or pending tenant hears about its status first, on every route.
-      const block = tenantBlock(p, access.allowPending === true);
+      const block = tenantBlock(p, access.allowPending === true, pendingHint);
       if (block) throw block;
       if (access.apiKey === false) throw forbidden('This endpoint requires a user access token, not an API key');
-      request.auth = authorize(request, p, access, { via: 'apiKey', apiKeyId: p.apiKeyId });
+      request.auth = authorize(request, p, access, { via: 'apiKey', apiKeyId: p.apiKeyId }, pendingHint);
       return;
     }
 
@@ -119,7 +126,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const p = await deps.principals.user(claims.userId, now.getTime());
     if (!p || !p.userActive) throw unauthenticated('Invalid access token');
     if (access.auth === 'platform') throw forbidden('This endpoint is for platform administrators');
-    request.auth = authorize(request, p, access, { via: 'token' });
+    request.auth = authorize(request, p, access, { via: 'token' }, pendingHint);
   });
 }
 
@@ -128,8 +135,9 @@ function authorize(
   p: TenantPrincipal,
   access: Extract<Access, { auth: 'tenant' }>,
   via: { via: 'token' | 'apiKey'; apiKeyId?: string },
+  pendingHint: string | undefined,
 ): TenantContext {
-  const block = tenantBlock(p, access.allowPending === true);
+  const block = tenantBlock(p, access.allowPending === true, pendingHint);
   if (block) throw block;
   if (!can(p.role, access.permission)) throw forbidden(`Role ${p.role} may not perform this action`);
   return { kind: 'tenant', requestId: String(request.id), tenantId: p.tenantId, tenantStatus: p.tenantStatus, userId: p.userId, role: p.role, ...via };

@@ -6,10 +6,16 @@ import { hashPassword } from '../../lib/passwords.js';
 import { isoOrNull } from '../../lib/rows.js';
 import type { PlatformContext, TenantStatus } from '../../plugins/context.js';
 import { toTenant } from '../tenants/tenants.repository.js';
+import { localAdmin, usesLocalAdmin } from '../../infra/local-admin.js';
 
-/** Creates or updates the platform administrator named by PLATFORM_ADMIN_EMAIL / PASSWORD. */
+/**
+ * Creates or updates the platform administrator named by PLATFORM_ADMIN_EMAIL / PASSWORD; on a
+ * development instance that names none, the local administrator (local-admin.ts), whose password the
+ * log prints when it is first made.
+ */
 export async function bootstrapPlatformAdmin(deps: Deps): Promise<void> {
-  const admin = deps.config.platformAdmin;
+  const local = usesLocalAdmin(deps.config) ? localAdmin(deps.config.dataDir) : undefined;
+  const admin = deps.config.platformAdmin ?? local;
   if (!admin) return;
   const hash = await hashPassword(admin.password);
   await deps.db.system(async (tx) => {
@@ -21,7 +27,17 @@ export async function bootstrapPlatformAdmin(deps: Deps): Promise<void> {
       );
     }
   });
-  deps.log.info({ email: admin.email }, 'platform administrator ready');
+  if (!local) {
+    deps.log.info({ email: admin.email }, 'platform administrator ready');
+    return;
+  }
+  const where = `${deps.config.publicUrl}/login`;
+  deps.log.warn(
+    { email: local.email, file: local.file },
+    local.created
+      ? `No platform administrator is configured (PLATFORM_ADMIN_EMAIL, PLATFORM_ADMIN_PASSWORD), so this development instance made a local one to approve new organizations: sign in at ${where} as ${local.email} with the password ${local.password} (kept in ${local.file}; never in production)`
+      : `Development instance: new organizations are approved by the local platform administrator: sign in at ${where} as ${local.email} (its password is in ${local.file}; set PLATFORM_ADMIN_EMAIL and PLATFORM_ADMIN_PASSWORD to use your own)`,
+  );
 }
 
 type Transition = 'approve' | 'reject' | 'suspend' | 'reactivate';

@@ -48,13 +48,22 @@ export const PublicTenant = Type.Object({
   createdAt: Timestamp,
 });
 
-export const TenantProfile = Type.Composite([
+const TenantDetails = Type.Composite([
   PublicTenant,
   Type.Object({ address: Type.String(), phone: Type.String(), contactEmail: Type.String(), updatedAt: Timestamp }),
 ]);
 
+export const TenantProfile = Type.Composite([
+  TenantDetails,
+  Type.Object({
+    approvalHint: Type.Optional(
+      Type.String({ description: 'While PENDING_APPROVAL on a development instance (NODE_ENV=development): how the organization gets approved there. Absent otherwise.' }),
+    ),
+  }),
+]);
+
 export const AdminTenant = Type.Composite([
-  TenantProfile,
+  TenantDetails,
   Type.Object({ statusReason: Type.Union([Type.String(), Type.Null()]), reviewedAt: NullableTimestamp }),
 ]);
 

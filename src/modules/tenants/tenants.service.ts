@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { defaultAlertSettings, defaultMonitoringSettings } from '../settings/settings.defaults.js';
+import { approvalHint } from '../../infra/local-admin.js';
 import { emailTaken, insertUser } from '../users/users.repository.js';
 import { findOwnTenant, insertTenant, type TenantRecord } from './tenants.repository.js';
 
@@ -23,6 +24,8 @@ export function publicTenant(t: TenantRecord) {
 
 export function tenantsService(deps: Deps) {
   const { db, clock } = deps;
+  const hint = approvalHint(deps.config);
+  const registrationMessage = hint ? `${REGISTRATION_MESSAGE} ${hint}` : REGISTRATION_MESSAGE;
   return {
     async register(input: RegistrationInput) {
       const { organization: org, adminUser } = input;
@@ -64,13 +67,13 @@ export function tenantsService(deps: Deps) {
           .send({
             to: email,
             subject: `Registration received: ${result.tenant.name}`,
-            text: `Hello ${result.user.firstName},\n\n${REGISTRATION_MESSAGE}\n\nSign in: ${deps.config.publicUrl}/\n`,
+            text: `Hello ${result.user.firstName},\n\n${registrationMessage}\n\nSign in: ${deps.config.publicUrl}/\n`,
           })
           .catch((err: unknown) => deps.log.warn({ err }, 'registration mail failed'));
         return {
           tenant: publicTenant(result.tenant),
           user: { id: result.user.id, firstName: result.user.firstName, lastName: result.user.lastName, email: result.user.email, role: result.user.role, tenantId: result.user.tenantId },
-          message: REGISTRATION_MESSAGE,
+          message: registrationMessage,
         };
       } catch (err) {
         if (isUniqueViolation(err, 'users_email_key')) throw duplicate();
@@ -81,7 +84,14 @@ export function tenantsService(deps: Deps) {
     async get(ctx: TenantContext) {
       const t = await db.tenant(ctx.tenantId, (tx) => findOwnTenant(tx, ctx.tenantId));
       if (!t) throw notFound('Tenant');
-      return { ...publicTenant(t), address: t.address, phone: t.phone, contactEmail: t.contactEmail, updatedAt: t.updatedAt };
+      return {
+        ...publicTenant(t),
+        address: t.address,
+        phone: t.phone,
+        contactEmail: t.contactEmail,
+        updatedAt: t.updatedAt,
+        ...(t.status === 'PENDING_APPROVAL' && hint ? { approvalHint: hint } : {}),
+      };
     },
   };
 }

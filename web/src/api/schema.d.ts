@@ -1735,6 +1735,8 @@ export interface operations {
                         contactEmail: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description While PENDING_APPROVAL on a development instance (NODE_ENV=development): how the organization gets approved there. Absent otherwise. */
+                        approvalHint?: string;
                     };
                 };
             };

@@ -23,7 +23,12 @@ export function PendingPage() {
             Thank you for registering <strong>{name}</strong>. A platform administrator reviews every new organization; you will be
             able to plan routes as soon as it is approved.
           </p>
-          <p className="muted">Status: {me?.tenantStatus ?? 'PENDING_APPROVAL'}</p>
+          {tenant.data?.approvalHint && (
+            <p className="banner banner-info" data-testid="approval-hint">
+              {tenant.data.approvalHint}
+            </p>
+          )}
+          <p className="muted">Status: pending approval</p>
         </>
       )}
       <div className="row">

@@ -1,0 +1,34 @@
+/**
+ * `npm start` and `npm run demo` as a person runs them, stopped by the process id of npm (what a process
+ * manager, `kill <pid>` or an IDE's stop button does): the signal reaches the service, which shuts down
+ * and frees its port; nothing of it outlives npm.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { childPids, portTaken, running, startNpmScript, until, type NpmScript } from '../helpers/npm-script.js';
+
+describe('npm scripts stop with their process', () => {
+  let script: NpmScript | undefined;
+  afterEach(async () => {
+    await script?.cleanUp();
+    script = undefined;
+  });
+
+  for (const name of ['start', 'demo'] as const) {
+    it(`npm ${name === 'start' ? 'start' : 'run demo'} killed by its pid (SIGTERM) stops the service and frees the port`, async () => {
+      script = await startNpmScript(name);
+      await script.healthy();
+      if (name === 'demo') await until(() => script!.output().includes('Demo fleet running'), 'the demo banner');
+      const npmPid = script.child.pid!;
+      const service = childPids(npmPid);
+      expect(service.length, 'npm runs the service as its own child (exec: no shell in between)').toBe(1);
+      expect(await portTaken(script.port)).toBe(true);
+
+      process.kill(npmPid, 'SIGTERM');
+      const exit = await script.exited;
+      expect(exit.signal === 'SIGTERM' || exit.code === 0 || exit.code === 143, JSON.stringify(exit)).toBe(true);
+      await until(() => !running(service[0]!), 'the service process to end', 30_000);
+      expect(await portTaken(script.port)).toBe(false);
+      if (name === 'start') expect(script.output()).toContain('"msg":"shut down"');
+    });
+  }
+});
