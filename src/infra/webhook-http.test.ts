@@ -109,6 +109,19 @@ describe('webhook target policy (SSRF)', () => {
     }
     expect((await insecure.check('ftp://127.0.0.1/')).ok).toBe(false);
   });
+
+  it('a refusal that WEBHOOK_ALLOW_INSECURE_TARGETS lifts names the setting; the others do not', async () => {
+    for (const t of ['http://receiver.test/x', 'https://localhost:8443/', 'https://127.0.0.1/', 'https://192.168.1.1/', 'https://internal.example.test/', 'https://[::1]/']) {
+      const check = await secure.check(t);
+      expect(check.ok, t).toBe(false);
+      if (!check.ok) expect(check.reason, t).toContain('started with WEBHOOK_ALLOW_INSECURE_TARGETS=true (development and tests only)');
+    }
+    for (const t of ['ftp://receiver.test/', 'https://user:pw@receiver.test/', 'https://receiver.test/#x', 'not a url']) {
+      const check = await secure.check(t);
+      expect(check.ok, t).toBe(false);
+      if (!check.ok) expect(check.reason, t).not.toContain('WEBHOOK_ALLOW_INSECURE_TARGETS');
+    }
+  });
 });
 
 describe('webhook HTTP client', () => {

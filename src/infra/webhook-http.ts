@@ -26,6 +26,10 @@ export interface SendOutcome {
 
 export type TargetCheck = { ok: true; address: { address: string; family: 4 | 6 } | null } | { ok: false; reason: string };
 
+/** Added to the refusals that WEBHOOK_ALLOW_INSECURE_TARGETS lifts. */
+export const INSECURE_HINT =
+  '. A receiver on your own machine or network (http://, localhost, a private address) is allowed when the service is started with WEBHOOK_ALLOW_INSECURE_TARGETS=true (development and tests only)';
+
 /** A receiver's answer beyond this is not read (the connection is dropped instead of reused). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -45,10 +49,14 @@ export class WebhookHttp {
 
   constructor(readonly opts: WebhookHttpOptions) {}
 
-  /** Whether a URL may be registered (and, at delivery time, which checked address to connect to). */
+  /**
+   * Whether a URL may be registered (and, at delivery time, which checked address to connect to). A
+   * refusal that WEBHOOK_ALLOW_INSECURE_TARGETS would lift says so: a receiver on a developer's own
+   * machine is the first thing most people try.
+   */
   async check(raw: string): Promise<TargetCheck> {
     const parsed = parseTarget(raw, this.opts);
-    if (!parsed.ok) return parsed;
+    if (!parsed.ok) return parsed.insecure ? { ok: false, reason: `${parsed.reason}${INSECURE_HINT}` } : parsed;
     if (parsed.ip) return { ok: true, address: parsed.ip };
     let addresses: { address: string; family: 4 | 6 }[];
     try {
@@ -60,7 +68,7 @@ export class WebhookHttp {
     if (!this.opts.allowInsecure) {
       for (const a of addresses) {
         const why = refusedAddress(a.address);
-        if (why) return { ok: false, reason: `host ${parsed.host} resolves to a ${why} address (${a.address})` };
+        if (why) return { ok: false, reason: `host ${parsed.host} resolves to a ${why} address (${a.address})${INSECURE_HINT}` };
       }
     }
     return { ok: true, address: addresses[0]! };

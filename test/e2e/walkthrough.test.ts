@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/npm-script.js';
 import { firstMissing, parseWalkthrough } from '../helpers/walkthrough.js';
 
 const PAGE = path.resolve(import.meta.dirname, '../../docs/getting-started.md');
@@ -41,7 +42,12 @@ describe('the getting-started walkthrough', () => {
   it('has its blocks, its server command and what each step prints', () => {
     expect(walkthrough.blocks.length).toBeGreaterThanOrEqual(5);
     expect(walkthrough.blocks[0]).toMatch(/^BASE=\$\{BASE:-http:\/\/localhost:3000\}$/m);
-    expect(walkthrough.serverEnv).toMatchObject({ DATABASE_URL: 'memory://', PLATFORM_ADMIN_EMAIL: expect.any(String), PLATFORM_ADMIN_PASSWORD: expect.any(String) });
+    expect(walkthrough.serverEnv).toMatchObject({
+      DATABASE_URL: 'memory://',
+      PLATFORM_ADMIN_EMAIL: expect.any(String),
+      PLATFORM_ADMIN_PASSWORD: expect.any(String),
+      WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+    });
     expect(walkthrough.expected.length).toBeGreaterThanOrEqual(10);
   });
 
@@ -66,7 +72,8 @@ describe.skipIf(Boolean(skipReason))(`the getting-started walkthrough pasted int
 
   it('runs top to bottom with set -euo pipefail and prints what the page shows', async () => {
     const script = ['set -euo pipefail', ...walkthrough.blocks].join('\n');
-    const { code, stdout, stderr } = await runBash(script, { ...process.env, BASE: base });
+    // The example webhook receiver listens on a free port (the page's default, 4000, may be taken here).
+    const { code, stdout, stderr } = await runBash(script, { ...process.env, BASE: base, RECEIVER_PORT: String(await freePort()) });
     expect(code, `walkthrough failed:\n--- stdout\n${stdout}\n--- stderr\n${stderr}`).toBe(0);
     const missing = firstMissing(stdout, walkthrough.expected);
     expect(missing, `docs/getting-started.md shows "# → ${missing}" but the walkthrough printed:\n${stdout}`).toBeUndefined();

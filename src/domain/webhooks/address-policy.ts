@@ -7,7 +7,8 @@
  * their own: the WHATWG URL parser turns them into dotted IPv4 (`127.0.0.1`) before we look.
  */
 
-export type TargetRefusal = { ok: false; reason: string };
+/** `insecure`: a refusal that WEBHOOK_ALLOW_INSECURE_TARGETS lifts (http://, localhost, a loopback or private address). */
+export type TargetRefusal = { ok: false; reason: string; insecure?: true };
 
 export interface ParsedTarget {
   ok: true;
@@ -35,7 +36,8 @@ export function parseTarget(raw: string, rules: TargetRules): ParsedTarget | Tar
     return refuse('is not a valid absolute URL');
   }
   if (url.protocol !== 'https:' && !(rules.allowInsecure && url.protocol === 'http:')) {
-    return refuse(rules.allowInsecure ? 'must use http or https' : 'must use https');
+    if (rules.allowInsecure) return refuse('must use http or https');
+    return url.protocol === 'http:' ? { ...refuse('must use https'), insecure: true } : refuse('must use https');
   }
   if (url.username !== '' || url.password !== '') return refuse('must not contain credentials (user:password@)');
   if (url.hash !== '') return refuse('must not contain a fragment (#…)');
@@ -43,10 +45,10 @@ export function parseTarget(raw: string, rules: TargetRules): ParsedTarget | Tar
   if (host === '') return refuse('has no host');
   const ip = ipLiteral(host);
   if (!rules.allowInsecure) {
-    if (host === 'localhost' || host.endsWith('.localhost')) return refuse('must not point at localhost');
+    if (host === 'localhost' || host.endsWith('.localhost')) return { ...refuse('must not point at localhost'), insecure: true };
     if (ip) {
       const why = refusedAddress(ip.address);
-      if (why) return refuse(`must not point at a ${why} address (${ip.address})`);
+      if (why) return { ...refuse(`must not point at a ${why} address (${ip.address})`), insecure: true };
     }
   }
   return { ok: true, url, host, ip };

@@ -116,6 +116,15 @@ describe.each(DB_KINDS)('webhooks API (%s)', (kind) => {
     expect(res.json().details.map((d: { field: string }) => d.field.replace(/\.\d+$/, ''))).toContain(field);
   });
 
+  it('a local receiver is refused with the name of the setting that allows it in development', async () => {
+    for (const url of ['http://127.0.0.1:4000/hook', 'https://localhost:8443/', 'https://192.168.1.20/']) {
+      const res = await create({ url, events: ['*'] });
+      expect(res.statusCode, url).toBe(400);
+      const detail = (res.json().details as { field: string; message: string }[]).find((d) => d.field === 'body.url');
+      expect(detail?.message, url).toMatch(/^must (use https|not point at .*)\. A receiver on your own machine .* started with WEBHOOK_ALLOW_INSECURE_TARGETS=true \(development and tests only\)$/);
+    }
+  });
+
   it('lists, updates, and disables on DELETE (then GET shows it disabled)', async () => {
     const other = await createTenant(t.app, { name: 'List Only Co' });
     const a = (await create({ url: 'https://hooks.example.com/a', events: ['alert.created'] }, other)).json();
