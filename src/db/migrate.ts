@@ -7,6 +7,7 @@ import integrationSyncOnce from './migrations/006_integration_sync_once.js';
 import routePlansJson from './migrations/007_route_plans_json.js';
 import routeRevisions from './migrations/008_route_revisions.js';
 import teamDrivers from './migrations/009_team_drivers.js';
+import driverLocations from './migrations/010_driver_locations.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -25,6 +26,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '007_route_plans_json', sql: routePlansJson },
   { id: '008_route_revisions', sql: routeRevisions },
   { id: '009_team_drivers', sql: teamDrivers },
+  { id: '010_driver_locations', sql: driverLocations },
 ];
 
 /**

@@ -30,7 +30,6 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     apiKeysRoutes,
     usersRoutes,
     invitationsRoutes,
-    driversRoutes,
     hosRoutes,
     vehiclesRoutes,
     loadsRoutes,
@@ -45,6 +44,7 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
   ]) {
     register(app, deps);
   }
+  driversRoutes(app, deps, ports);
   routesRoutes(app, deps, ports);
   dispatchRoutes(app, deps, ports);
 }

@@ -99,7 +99,7 @@ describeBrowser('find a driver for a load in the browser', () => {
     await page.getByRole('heading', { name: 'Load FD-1001' }).waitFor();
     const section = page.getByRole('region', { name: 'Find a driver' });
     await section.getByRole('button', { name: 'Find a driver' }).click();
-    await section.getByRole('status').filter({ hasText: '4 drivers ranked: 2 can take it on time.' }).waitFor();
+    await section.getByRole('status').filter({ hasText: '4 drivers ranked: 2 can take it on time; 1 location unknown.' }).waitFor();
 
     expect(await rows(page).evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.getAttribute('data-feasible')]))).toEqual([
       ['Nora Near', 'true'],
@@ -113,7 +113,7 @@ describeBrowser('find a driver for a load in the browser', () => {
     expect(Number.parseInt(nora[2]!, 10)).toBeGreaterThan(20);
     expect(Number.parseInt(nora[2]!, 10)).toBeLessThan(40);
     expect(nora[4]).toMatch(/\d\d:\d\d C[SD]T$/);
-    expect(nora[5]).toContain('Last reported position');
+    expect(nora[5]).toContain('Last position on a route');
     const frank = await cells('Frank Far');
     expect(frank[0]).toBe('On time');
     expect(frank[5]).toMatch(/^Houston, TXEnd of their last route/);
@@ -122,7 +122,8 @@ describeBrowser('find a driver for a load in the browser', () => {
     expect(tess[1]).toMatch(/^Arrives at the delivery at Oklahoma City, OK \d+ h( \d+ min)? after its window closes: a 10 h rest is due before the delivery at Oklahoma City, OK\.$/);
     expect(tess[5]).toContain('1:00 of driving left');
     const nils = await cells('Nils Nowhere');
-    expect(nils.slice(0, 3)).toEqual(['No location', 'No location is known for this driver: no route, no reported position; plan a route for them or report a position first.', '—']);
+    expect(nils.slice(0, 3)).toEqual(['Location unknown', 'No route, reported location or home terminal: set the driver’s home terminal on their page, or have them report where they are.', '—']);
+    expect(nils[5]).toBe('UnknownLocation unknown');
     // Only a feasible driver can be planned from here.
     expect(await row(page, 'Nora Near').getByRole('button', { name: 'Plan with this driver' }).count()).toBe(1);
     expect(await row(page, 'Tess Tired').getByRole('button').count()).toBe(0);
@@ -164,7 +165,7 @@ describeBrowser('find a driver for a load in the browser', () => {
     await page.getByLabel('Stop 3 place').fill('Tulsa, OK');
     await page.getByLabel('Vehicle').selectOption(vehicleId);
     await fieldset.getByRole('button', { name: 'Find a driver' }).click();
-    await fieldset.getByRole('status').filter({ hasText: /^4 drivers ranked: \d can take it on time\.$/ }).waitFor();
+    await fieldset.getByRole('status').filter({ hasText: /^4 drivers ranked: \d can take it on time; 1 location unknown\.$/ }).waitFor();
     const first = rows(page).first();
     expect(await first.getAttribute('data-feasible')).toBe('true');
     const name = (await first.locator('th').textContent())!;
@@ -174,6 +175,49 @@ describeBrowser('find a driver for a load in the browser', () => {
     await page.getByRole('heading', { name: /→ Tulsa, OK$/ }).waitFor();
     await page.locator('.route-meta').getByRole('link', { name }).waitFor();
     await page.locator('.route-meta').getByRole('link', { name: 'FD-T1' }).waitFor();
+    expect(unexpectedProblems(b.problems)).toEqual([]);
+  });
+
+  it('a driver created with a home terminal in Dallas is on time for the Dallas load, starting from the terminal; Nils placed on his page becomes a candidate', async () => {
+    const { page } = b;
+    await page.goto('/drivers');
+    await page.getByRole('button', { name: 'New driver' }).first().click();
+    const form = page.getByRole('dialog', { name: 'New driver' });
+    await form.getByLabel('First name').fill('Hana');
+    await form.getByLabel('Last name').fill('Home');
+    await form.getByLabel('License number').fill('H7654321');
+    await form.getByLabel('License state').selectOption('TX');
+    await form.getByLabel('Home terminal', { exact: true }).fill('Dallas, TX');
+    await form.getByLabel('Home terminal name').fill('Dallas yard');
+    await form.getByRole('button', { name: 'Create driver' }).click();
+    await page.getByText('Driver Hana Home created.').waitFor();
+
+    await page.goto(`/loads/${loadId}`);
+    const section = page.getByRole('region', { name: 'Find a driver' });
+    await section.getByRole('button', { name: 'Find a driver' }).click();
+    await section.getByRole('status').filter({ hasText: /^5 drivers ranked: / }).waitFor();
+    const hana = await row(page, 'Hana Home').locator('td').allTextContents();
+    expect(hana[0]).toBe('On time');
+    expect(hana[2]).toBe('0 mi');
+    expect(hana[5]).toMatch(/^Dallas yardHome terminal/);
+
+    // Nils gets a home terminal on his page (Edit): no longer "location unknown".
+    await page.goto(`/drivers/${ids.nowhere}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Nils Nowhere' });
+    await edit.getByLabel('Home terminal', { exact: true }).fill('Fort Worth, TX');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved.').waitFor();
+    const facts = (await page.getByRole('region', { name: 'Details' }).textContent()) ?? '';
+    expect(facts).toContain('Home terminalFort Worth, TX');
+    expect(facts).toContain('Last known locationUnknown');
+    await screenshot(page, 'find-driver-4-home-terminal');
+    await page.goto(`/loads/${loadId}`);
+    await section.getByRole('button', { name: 'Find a driver' }).click();
+    await section.getByRole('status').filter({ hasText: /^5 drivers ranked: \d can take it on time\.$/ }).waitFor();
+    const nils = await row(page, 'Nils Nowhere').locator('td').allTextContents();
+    expect(nils[0]).toBe('On time');
+    expect(nils[5]).toMatch(/^Fort Worth, TXHome terminal/);
     expect(unexpectedProblems(b.problems)).toEqual([]);
   });
 });

@@ -94,6 +94,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/v1/drivers/:driverId/hos': { param: 'driver', repeatable: true },
   'POST /api/v1/drivers/:driverId/duty-status': { param: 'driver', body: () => ({ status: 'ON_DUTY_NOT_DRIVING', latitude: 32.78, longitude: -96.8, note: 'fuzz' }) },
   'GET /api/v1/drivers/:driverId/duty-status': { param: 'driver', query: 'limit=10', repeatable: true },
+  'POST /api/v1/drivers/:driverId/location': { param: 'driver', body: () => ({ latitude: 32.78, longitude: -96.8 }), repeatable: true },
   'POST /api/v1/vehicles': { body: () => ({ unitNumber: `U-${u()}`, vin: vin(), make: 'Freightliner', model: 'Cascadia', year: 2021, licensePlate: 'TX-123', fuelTankGallons: 200, mpg: 7, status: 'ACTIVE', eldExternalId: 'eld-1' }), repeatable: true },
   'GET /api/v1/vehicles': { query: 'status=ACTIVE&search=u-&page=1&pageSize=5', repeatable: true },
   'GET /api/v1/vehicles/:vehicleId': { param: 'vehicle', repeatable: true },

@@ -97,6 +97,7 @@ const SAMPLES: Record<string, Sample> = {
   'GET /api/v1/drivers/:driverId/hos': { access: tenant('hos:read'), param: 'driver' },
   'POST /api/v1/drivers/:driverId/duty-status': { access: tenant('duty-status:write'), param: 'driver', body: () => ({ status: 'ON_DUTY_NOT_DRIVING', note: 'security suite' }) },
   'GET /api/v1/drivers/:driverId/duty-status': { access: tenant('hos:read'), param: 'driver', query: 'limit=10' },
+  'POST /api/v1/drivers/:driverId/location': { access: tenant('duty-status:write'), param: 'driver', body: () => ({ latitude: 32.78, longitude: -96.8 }) },
 
   // Vehicles.
   'POST /api/v1/vehicles': { access: tenant('vehicles:write'), body: (u) => ({ unitNumber: `U-${u}`, make: 'Freightliner', year: 2021 }) },

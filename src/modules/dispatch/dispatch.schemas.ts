@@ -44,10 +44,14 @@ const StartSchema = Type.Object({
   name: Type.String(),
   latitude: Type.Number(),
   longitude: Type.Number(),
-  source: Type.Union([Type.Literal('CURRENT_ROUTE'), Type.Literal('POSITION'), Type.Literal('LAST_ROUTE')], {
-    description: 'CURRENT_ROUTE: the last stop of the PLANNED or ACTIVE route the driver is on (they leave at its arrival); POSITION: the last reported position; LAST_ROUTE: where the driver’s last completed route ended.',
-  }),
-  at: Timestamp,
+  source: Type.Union(
+    [Type.Literal('CURRENT_ROUTE'), Type.Literal('POSITION'), Type.Literal('LOCATION_REPORT'), Type.Literal('DUTY_STATUS'), Type.Literal('LAST_ROUTE'), Type.Literal('HOME_TERMINAL')],
+    {
+      description:
+        'CURRENT_ROUTE: the last stop of the PLANNED or ACTIVE route the driver is on (they leave at its arrival). Otherwise the newest of: POSITION (a position of a route they drove), LOCATION_REPORT (POST /drivers/{id}/location), DUTY_STATUS (a duty-status change with coordinates), LAST_ROUTE (where their last completed route ended). Else HOME_TERMINAL: the terminal they are based at.',
+    },
+  ),
+  at: Type.Union([Timestamp, Type.Null()], { description: 'When the driver was (or will be) there; null for a home terminal' }),
   routeId: Type.Union([Type.String(), Type.Null()]),
 });
 
@@ -66,6 +70,9 @@ export const Candidate = Type.Object({
   driverId: Type.String(),
   driverName: Type.String(),
   feasible: Type.Boolean({ description: 'true when the plan keeps every appointment with zero HOS violations' }),
+  locationKnown: Type.Boolean({
+    description: 'false when nothing says where the driver is (no route, no reported location, no home terminal): no trip can be planned. Such drivers come last, after the ones the HOS or the appointments rule out.',
+  }),
   reasons: Type.Array(Type.String(), { description: 'Why not, in sentences; empty when feasible' }),
   deadheadMiles: Type.Union([Type.Number(), Type.Null()], { description: 'Miles from the start to the first stop; null when the driver’s location is unknown' }),
   departureTime: Timestamp,

@@ -19,6 +19,8 @@ import type { TenantContext } from '../../plugins/context.js';
 import { toEldClocks } from '../hos/eld-clocks.repository.js';
 import { snapshotOf } from '../hos/hos.service.js';
 import { tenantRuleSet } from '../hos/hos.repository.js';
+import { KNOWN_LOCATION_COLUMNS, knownLocationOf, type KnownLocationSource } from '../drivers/driver-locations.js';
+import type { HomeTerminal } from '../drivers/drivers.repository.js';
 import { HOS_HISTORY_MS, loadTimelines } from '../monitoring/monitoring.repository.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
 import { fuelOptions, roadLegs, type PlanRequest } from '../routes/routes.planning.js';
@@ -39,13 +41,14 @@ export interface CandidatesRequest {
   options?: Omit<NonNullable<PlanRequest['options']>, 'optimizeStopOrder' | 'startingFuelGallons'>;
 }
 
-type StartSource = 'CURRENT_ROUTE' | 'POSITION' | 'LAST_ROUTE';
+type StartSource = 'CURRENT_ROUTE' | KnownLocationSource | 'HOME_TERMINAL';
 
 /** A driver as the candidates query reads them: who, and where and when they start. */
 interface DriverStart {
   id: string;
   name: string;
-  start: { name: string; latitude: number; longitude: number; source: StartSource; at: number; routeId: string | null } | null;
+  /** `at`: when they are there (ms); null for a home terminal (where they are based, not a sighting). */
+  start: { name: string; latitude: number; longitude: number; source: StartSource; at: number | null; routeId: string | null } | null;
   /** The clocks the current route's plan ends with (CURRENT_ROUTE only). */
   routeEndClocks: ClockSnapshot | null;
 }
@@ -55,23 +58,17 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T)
 
 /**
  * Each driver's start, in one statement: the PLANNED or ACTIVE route they are on (its last stop, at its
- * arrival, with the clocks its plan ends with), else their last reported position, else where their last
- * completed route ended.
+ * arrival, with the clocks its plan ends with); else the newest of what says where they were (a route
+ * position, a location reported for them, a duty-status change with coordinates, the end of their last
+ * completed route: driver-locations.ts); else their home terminal; else nothing (location unknown).
  */
 async function driverStarts(tx: Tx, tenantId: string, driverIds: string[] | undefined): Promise<{ starts: DriverStart[]; inactive: string[] }> {
-  const { rows } = await tx.query<{ id: string; first_name: string; last_name: string; status: string; current: Record<string, unknown> | null; position: Record<string, unknown> | null; last: Record<string, unknown> | null }>(
-    `SELECT d.id, d.first_name, d.last_name, d.status,
+  const { rows } = await tx.query<{ id: string; first_name: string; last_name: string; status: string; home_terminal: unknown; current: Record<string, unknown> | null } & Record<string, unknown>>(
+    `SELECT d.id, d.first_name, d.last_name, d.status, d.home_terminal,
             (SELECT json_build_object('id', r.id, 'arrival_time', r.arrival_time, 'stop', r.stops->-1, 'segment', r.segments->-1, 'team', r.co_driver_id IS NOT NULL)
                FROM route_plans r WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) AND r.status IN ('PLANNED', 'ACTIVE')
               ORDER BY r.arrival_time DESC LIMIT 1) AS current,
-            (SELECT json_build_object('route_id', p.route_id, 'latitude', p.latitude, 'longitude', p.longitude, 'recorded_at', p.recorded_at)
-               FROM route_plans r CROSS JOIN LATERAL (
-                      SELECT route_id, latitude, longitude, recorded_at FROM route_positions p
-                       WHERE p.tenant_id = r.tenant_id AND p.route_id = r.id ORDER BY p.recorded_at DESC LIMIT 1) p
-              WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) ORDER BY p.recorded_at DESC LIMIT 1) AS position,
-            (SELECT json_build_object('id', r.id, 'completed_at', r.completed_at, 'stop', r.stops->-1)
-               FROM route_plans r WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) AND r.status = 'COMPLETED'
-              ORDER BY r.completed_at DESC LIMIT 1) AS last
+            ${KNOWN_LOCATION_COLUMNS}
        FROM drivers d
       WHERE d.tenant_id = $1 AND ${driverIds ? 'd.id = ANY($2::text[])' : "d.status = 'ACTIVE'"}
       ORDER BY d.id`,
@@ -99,13 +96,10 @@ async function driverStarts(tx: Tx, tenantId: string, driverIds: string[] | unde
           routeEndClocks: after ? snapshotOf({ hoursDriven: after.hours_driven, onDutyHours: after.on_duty_hours, hoursSinceBreak: after.hours_since_break, cycleHoursUsed: after.cycle_hours_used }) : null,
         };
       }
-      const position = r.position ? json<{ route_id: string; latitude: number | string; longitude: number | string; recorded_at: string }>(r.position) : null;
-      if (position) {
-        const point = { latitude: Number(position.latitude), longitude: Number(position.longitude) };
-        return { id: r.id, name, start: { name: '', ...point, source: 'POSITION', at: ms(position.recorded_at), routeId: position.route_id }, routeEndClocks: null };
-      }
-      const last = r.last ? json<{ id: string; completed_at: string; stop: { name: string; latitude: number; longitude: number } }>(r.last) : null;
-      if (last) return { id: r.id, name, start: { name: last.stop.name, latitude: last.stop.latitude, longitude: last.stop.longitude, source: 'LAST_ROUTE', at: ms(last.completed_at), routeId: last.id }, routeEndClocks: null };
+      const known = knownLocationOf(r);
+      if (known) return { id: r.id, name, start: { name: known.name ?? '', latitude: known.latitude, longitude: known.longitude, source: known.source, at: known.at, routeId: known.routeId }, routeEndClocks: null };
+      const home = r.home_terminal ? json<HomeTerminal>(r.home_terminal) : null;
+      if (home) return { id: r.id, name, start: { name: home.name, latitude: home.latitude, longitude: home.longitude, source: 'HOME_TERMINAL', at: null, routeId: null }, routeEndClocks: null };
       return { id: r.id, name, start: null, routeEndClocks: null };
     });
   return { starts, inactive };
@@ -219,7 +213,7 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
         } catch {
           deadhead = (await ports.distance('haversine').legs([point, first]))[0]!;
         }
-        const availableAt = d.start.source === 'CURRENT_ROUTE' ? Math.max(earliest, d.start.at) : earliest;
+        const availableAt = d.start.source === 'CURRENT_ROUTE' ? Math.max(earliest, d.start.at!) : earliest;
         let history: CandidateDriver['history'];
         if (d.start.source === 'CURRENT_ROUTE' && d.routeEndClocks) {
           history = { snapshot: d.routeEndClocks };
@@ -264,25 +258,30 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
           driverId: c.driverId,
           driverName: d.name,
           feasible: c.feasible,
+          locationKnown: true,
           reasons: c.reasons,
           deadheadMiles: c.deadheadMiles,
           departureTime: c.departureTime,
           arrivalTime: c.arrivalTime,
           summary: c.summary ? { ...c.summary, distanceMethod: road.distanceMethod } : null,
-          start: { name: start.name || c.input.stops[0]!.name, latitude: start.latitude, longitude: start.longitude, source: start.source, at: new Date(start.at).toISOString(), routeId: start.routeId },
+          start: { name: start.name || c.input.stops[0]!.name, latitude: start.latitude, longitude: start.longitude, source: start.source, at: start.at === null ? null : new Date(start.at).toISOString(), routeId: start.routeId },
           startClocks: startClocks.get(c.driverId) ?? null,
           stops: c.plan ? c.plan.stops.slice(1) : [],
           ...(body.includePlans && c.plan ? { segments: c.plan.segments } : {}),
           planRequest: planRequestOf(c, loadId, planOptions) as unknown as Record<string, unknown>,
         };
       });
-      // Drivers whose location is unknown cannot be planned; they come last, saying so.
+      // Drivers whose location is unknown cannot be planned: they come last, apart from those the HOS or the
+      // appointments rule out, saying what would place them.
       for (const d of read.starts.filter((s) => s.start === null)) {
         data.push({
           driverId: d.id,
           driverName: d.name,
           feasible: false,
-          reasons: ['no location is known for this driver: no route, no reported position; plan a route for them or report a position first'],
+          locationKnown: false,
+          reasons: [
+            `location unknown: ${d.name} has no route, no reported location and no home terminal; set their home terminal (PUT /api/v1/drivers/${d.id}) or report where they are (POST /api/v1/drivers/${d.id}/location)`,
+          ],
           deadheadMiles: null as never,
           departureTime: new Date(earliest).toISOString(),
           arrivalTime: null,

@@ -9,12 +9,13 @@ interface CandidateOut {
   driverId: string;
   driverName: string;
   feasible: boolean;
+  locationKnown: boolean;
   reasons: string[];
   deadheadMiles: number | null;
   departureTime: string;
   arrivalTime: string | null;
   summary: { totalDistanceMiles: number; hosViolations: number; appointmentsMissed: number; restStops: number; estimatedFuelCost: number } | null;
-  start: { name: string; latitude: number; longitude: number; source: string; at: string; routeId: string | null } | null;
+  start: { name: string; latitude: number; longitude: number; source: string; at: string | null; routeId: string | null } | null;
   startClocks: { source: string; hoursDriven: number; driveHoursRemaining: number } | null;
   stops: { name: string; type: string; arrivalTime: string; departureTime: string; withinWindow: boolean | null; lateByHours: number }[];
   segments?: unknown[];
@@ -170,14 +171,111 @@ describe.each(DB_KINDS)('dispatch candidates API (%s)', (kind) => {
     expect(after.json<{ status: string }>().status).toBe('ASSIGNED');
   });
 
-  it('considers every ACTIVE driver by default; a driver with no known location comes last, saying so', async () => {
+  it('considers every ACTIVE driver by default; a driver with no known location comes last, as location unknown (not HOS-infeasible)', async () => {
     const answer = await candidates({ stops: LOAD_STOPS, sort: 'deadhead' });
     expect(answer.data.map((c) => c.driverId).sort()).toEqual(Object.values(ids).sort());
     const last = answer.data[answer.data.length - 1]!;
-    expect(last).toMatchObject({ driverId: ids.nowhere, feasible: false, start: null, deadheadMiles: null, planRequest: null });
-    expect(last.reasons[0]).toMatch(/no location is known/);
+    expect(last).toMatchObject({ driverId: ids.nowhere, feasible: false, locationKnown: false, start: null, deadheadMiles: null, planRequest: null, startClocks: null });
+    expect(last.reasons).toEqual([
+      `location unknown: Nils Nowhere has no route, no reported location and no home terminal; set their home terminal (PUT /api/v1/drivers/${ids.nowhere}) or report where they are (POST /api/v1/drivers/${ids.nowhere}/location)`,
+    ]);
+    // The HOS-infeasible driver is listed before, as what she is: located, and ruled out by her hours.
+    const tired = answer.data.find((c) => c.driverId === ids.tired)!;
+    expect(tired).toMatchObject({ feasible: false, locationKnown: true });
+    expect(answer.data.indexOf(tired)).toBeLessThan(answer.data.length - 1);
+    expect(answer.data.slice(0, -1).every((c) => c.locationKnown)).toBe(true);
     const feasible = answer.data.filter((c) => c.feasible);
     expect(feasible.map((c) => c.deadheadMiles)).toEqual([...feasible.map((c) => c.deadheadMiles)].sort((a, b) => a! - b!));
+  });
+
+  it('an idle driver whose home terminal is in Dallas is a feasible candidate for a Dallas → Oklahoma City load, starting there', async () => {
+    const created = await post(acme.auth, '/api/v1/drivers', {
+      firstName: 'Hana',
+      lastName: 'Home',
+      licenseNumber: `HOME-${kind}`,
+      licenseState: 'TX',
+      homeTerminal: { name: 'Dallas yard', address: 'Dallas, TX' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const home = created.json<{ id: string; homeTerminal: Record<string, unknown>; lastKnownLocation: unknown }>();
+    expect(home.homeTerminal).toEqual({ name: 'Dallas yard', address: 'Dallas, TX', latitude: expect.closeTo(DALLAS.latitude, 1), longitude: expect.closeTo(DALLAS.longitude, 1), timeZone: 'America/Chicago' });
+    expect(home.lastKnownLocation).toBeNull();
+    const answer = await candidates({ stops: LOAD_STOPS, driverIds: [home.id], includePlans: true });
+    const c = answer.data[0]!;
+    expect(c).toMatchObject({ feasible: true, locationKnown: true, reasons: [], start: { source: 'HOME_TERMINAL', name: 'Dallas yard', at: null, routeId: null }, startClocks: { source: 'LOG', hoursDriven: 0 } });
+    expect(c.deadheadMiles).toBeLessThan(5);
+    expect(c.stops.map((s) => s.withinWindow)).toEqual([true, true]);
+    // Its plan request plans that very trip.
+    const planned = await post(acme.auth, '/api/v1/routes/plan', c.planRequest);
+    expect(planned.statusCode, planned.body).toBe(201);
+    expect(planned.json<{ segments: unknown[] }>().segments).toEqual(c.segments);
+    expect((await post(acme.auth, `/api/v1/routes/${planned.json<{ id: string }>().id}/cancel`, { reason: 'test' })).statusCode).toBe(200);
+  });
+
+  it('a location reported without a route, or a duty-status change with coordinates, places an idle driver; the newest wins over the home terminal', async () => {
+    const created = await post(acme.auth, '/api/v1/drivers', { firstName: 'Lee', lastName: 'Located', licenseNumber: `LOC-${kind}`, licenseState: 'TX', homeTerminal: { latitude: HOUSTON.latitude, longitude: HOUSTON.longitude } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ id: string; homeTerminal: { name: string } }>().id;
+    expect(created.json<{ homeTerminal: { name: string; address: null } }>().homeTerminal).toMatchObject({ name: expect.stringContaining('Houston, TX'), address: null });
+    const start = async () => (await candidates({ stops: LOAD_STOPS, driverIds: [id] })).data[0]!.start!;
+    expect(await start()).toMatchObject({ source: 'HOME_TERMINAL' });
+
+    const report = await post(acme.auth, `/api/v1/drivers/${id}/location`, { ...FORT_WORTH, recordedAt: at(-1) });
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.json()).toEqual({
+      driverId: id,
+      accepted: true,
+      lastKnownLocation: { ...FORT_WORTH, name: expect.stringMatching(/Fort Worth, TX/), recordedAt: at(-1), timeZone: 'America/Chicago', source: 'LOCATION_REPORT', routeId: null },
+    });
+    expect(await start()).toMatchObject({ source: 'LOCATION_REPORT', latitude: FORT_WORTH.latitude, at: at(-1) });
+    // An older report is not kept: the driver never moves back in time.
+    const point = (p: { latitude: number; longitude: number }) => ({ latitude: p.latitude, longitude: p.longitude });
+    const older = await post(acme.auth, `/api/v1/drivers/${id}/location`, { ...point(DENTON), recordedAt: at(-3) });
+    expect(older.json()).toMatchObject({ accepted: false, lastKnownLocation: { latitude: FORT_WORTH.latitude, source: 'LOCATION_REPORT' } });
+
+    // Going on duty in Denton, with coordinates, half an hour ago: newer, so that is where the driver is.
+    const duty = await post(acme.auth, `/api/v1/drivers/${id}/duty-status`, { status: 'ON_DUTY_NOT_DRIVING', at: at(-0.5), latitude: DENTON.latitude, longitude: DENTON.longitude });
+    expect(duty.statusCode, duty.body).toBe(201);
+    expect(await start()).toMatchObject({ source: 'DUTY_STATUS', latitude: DENTON.latitude, at: at(-0.5) });
+    const driver = await t.app.inject({ method: 'GET', url: `/api/v1/drivers/${id}`, headers: acme.auth });
+    expect(driver.json()).toMatchObject({ lastKnownLocation: { source: 'DUTY_STATUS', name: expect.stringMatching(/Denton, TX/), recordedAt: at(-0.5) }, homeTerminal: { latitude: HOUSTON.latitude } });
+
+    // The driver reports their own location; a DRIVER user cannot report another driver's (404), nor anyone from the future (400).
+    const driverUser = await createUser(t.app, t.mailer, acme, 'DRIVER', { driverId: id });
+    const own = await post(driverUser.auth, `/api/v1/drivers/${id}/location`, point(DALLAS));
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ accepted: true, lastKnownLocation: { source: 'LOCATION_REPORT', recordedAt: NOW } });
+    expect((await post(driverUser.auth, `/api/v1/drivers/${ids.near}/location`, point(DALLAS))).statusCode).toBe(404);
+    const future = await post(acme.auth, `/api/v1/drivers/${id}/location`, { ...point(DALLAS), recordedAt: at(1) });
+    expect(future.statusCode).toBe(400);
+    expect((await post(other.auth, `/api/v1/drivers/${id}/location`, point(DALLAS))).statusCode).toBe(404);
+    for (const body of [{ latitude: 91, longitude: 0 }, { latitude: 32 }, { ...point(DALLAS), extra: 1 }, { ...point(DALLAS), recordedAt: 'yesterday' }]) {
+      const res = await post(acme.auth, `/api/v1/drivers/${id}/location`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    }
+  });
+
+  it('a home terminal is an address geocoded offline (an ambiguous one is a 400 with the candidates) or coordinates; null removes it', async () => {
+    const base = { firstName: 'Tom', lastName: 'Terminal', licenseState: 'TX' };
+    const ambiguous = await post(acme.auth, '/api/v1/drivers', { ...base, licenseNumber: `TT1-${kind}`, homeTerminal: { address: 'Columbus' } });
+    expect(ambiguous.statusCode).toBe(400);
+    expect(ambiguous.json()).toMatchObject({ details: [{ field: 'body.homeTerminal.address', candidates: expect.arrayContaining(['Columbus, OH']) }] });
+    for (const homeTerminal of [{}, { address: 'Dallas, TX', latitude: 32, longitude: -96 }, { latitude: 32 }, { name: 'Yard' }, { address: 'Dallas, TX', extra: true }]) {
+      const res = await post(acme.auth, '/api/v1/drivers', { ...base, licenseNumber: `TT2-${kind}`, homeTerminal });
+      expect(res.statusCode, JSON.stringify(homeTerminal)).toBe(400);
+    }
+    const created = await post(acme.auth, '/api/v1/drivers', { ...base, licenseNumber: `TT3-${kind}` });
+    const id = created.json<{ id: string; homeTerminal: unknown }>().id;
+    expect(created.json<{ homeTerminal: unknown }>().homeTerminal).toBeNull();
+    const put = async (homeTerminal: unknown) => t.app.inject({ method: 'PUT', url: `/api/v1/drivers/${id}`, headers: acme.auth, payload: { homeTerminal } });
+    expect((await put({ address: 'Tulsa, OK' })).statusCode).toBe(200);
+    const get = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/drivers/${id}`, headers: acme.auth })).json<{ homeTerminal: { name: string; timeZone: string } | null }>();
+    expect((await get()).homeTerminal).toMatchObject({ name: 'Tulsa, OK', timeZone: 'America/Chicago' });
+    expect((await put({ address: 'Denver, CO', name: 'Denver terminal' })).statusCode).toBe(200);
+    expect((await get()).homeTerminal).toMatchObject({ name: 'Denver terminal', timeZone: 'America/Denver' });
+    expect((await put(null)).statusCode).toBe(200);
+    expect((await get()).homeTerminal).toBeNull();
   });
 
   it('answers an API key as it answers a token', async () => {

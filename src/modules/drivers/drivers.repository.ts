@@ -4,6 +4,15 @@ import { iso, isoOrNull } from '../../lib/rows.js';
 
 export type DriverStatus = 'PENDING' | 'ACTIVE' | 'INACTIVE';
 
+/** The terminal or yard a driver is based at. */
+export interface HomeTerminal {
+  name: string;
+  address: string | null;
+  latitude: number;
+  longitude: number;
+  timeZone: string;
+}
+
 export interface DriverRecord {
   id: string;
   firstName: string;
@@ -24,6 +33,7 @@ export interface DriverRecord {
   updatedAt: string;
   deactivatedAt: string | null;
   reactivatedAt: string | null;
+  homeTerminal: HomeTerminal | null;
 }
 
 export function toDriver(r: Record<string, unknown>): DriverRecord {
@@ -47,6 +57,7 @@ export function toDriver(r: Record<string, unknown>): DriverRecord {
     updatedAt: iso(r.updated_at),
     deactivatedAt: isoOrNull(r.deactivated_at),
     reactivatedAt: isoOrNull(r.reactivated_at),
+    homeTerminal: r.home_terminal === null || r.home_terminal === undefined ? null : ((typeof r.home_terminal === 'string' ? JSON.parse(r.home_terminal) : r.home_terminal) as HomeTerminal),
   };
 }
 
@@ -59,6 +70,7 @@ export interface DriverFields {
   phoneNumber: string | null;
   email: string | null;
   externalId: string | null;
+  homeTerminal: HomeTerminal | null;
 }
 
 const COLUMNS: Record<keyof DriverFields, string> = {
@@ -70,13 +82,17 @@ const COLUMNS: Record<keyof DriverFields, string> = {
   phoneNumber: 'phone_number',
   email: 'email',
   externalId: 'external_id',
+  homeTerminal: 'home_terminal',
 };
+
+/** jsonb columns go to the database as JSON text (the same on PGlite and PostgreSQL). */
+const jsonb = (v: HomeTerminal | null | undefined) => (v === undefined || v === null ? v : JSON.stringify(v));
 
 export async function insertDriver(tx: Tx, tenantId: string, id: string, f: DriverFields, now: Date): Promise<DriverRecord> {
   const { rows } = await tx.query(
-    `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, external_id, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'ACTIVE', $11, $11) RETURNING *`,
-    [tenantId, id, f.firstName, f.lastName, f.licenseNumber, f.licenseState, f.truckNumber, f.phoneNumber, f.email, f.externalId, now],
+    `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, external_id, home_terminal, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'ACTIVE', $12, $12) RETURNING *`,
+    [tenantId, id, f.firstName, f.lastName, f.licenseNumber, f.licenseState, f.truckNumber, f.phoneNumber, f.email, f.externalId, jsonb(f.homeTerminal), now],
   );
   return toDriver(rows[0]!);
 }
@@ -128,7 +144,7 @@ export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter
 }
 
 export async function updateDriverFields(tx: Tx, tenantId: string, id: string, changes: Partial<DriverFields>, now: Date): Promise<DriverRecord | null> {
-  const row = await updateFields(tx, 'drivers', COLUMNS, tenantId, id, changes, now);
+  const row = await updateFields(tx, 'drivers', COLUMNS, tenantId, id, { ...changes, homeTerminal: jsonb(changes.homeTerminal) }, now);
   return row ? toDriver(row) : null;
 }
 

@@ -11,13 +11,16 @@ import {
   DriverPage,
   DriverReactivated,
   DriverUpdated,
+  LocationReported,
+  ReportLocationBody,
   UpdateDriverBody,
 } from './drivers.schemas.js';
 import { driversService } from './drivers.service.js';
+import type { PlanningPorts } from '../routes/planning-ports.js';
 
-export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
+export function driversRoutes(fastify: FastifyInstance, deps: Deps, ports: PlanningPorts): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const drivers = driversService(deps);
+  const drivers = driversService(deps, ports);
   const tags = ['Drivers'];
   const security = TENANT_SECURITY;
   const read = { access: { auth: 'tenant' as const, permission: 'drivers:read' as const } };
@@ -26,7 +29,7 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.post(
     '/api/v1/drivers',
-    { config: write, schema: { operationId: 'createDriver', tags, security, summary: 'Create a driver (status ACTIVE)', body: CreateDriverBody, response: { 201: Driver, ...errorResponses(400, 401, 403, 429) } } },
+    { config: write, schema: { operationId: 'createDriver', tags, security, summary: 'Create a driver (status ACTIVE), with the home terminal they are based at', body: CreateDriverBody, response: { 201: Driver, ...errorResponses(400, 401, 403, 429) } } },
     async (request, reply) => reply.status(201).send(await drivers.create(tenantCtx(request), request.body)),
   );
 
@@ -41,7 +44,7 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/api/v1/drivers/:driverId',
-    { config: read, schema: { operationId: 'getDriver', tags, security, summary: 'Get a driver', params, response: { 200: Driver, ...errorResponses(400, 401, 403, 404, 429) } } },
+    { config: read, schema: { operationId: 'getDriver', tags, security, summary: 'Get a driver, with their home terminal and where they were last known to be', params, response: { 200: Driver, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => drivers.get(tenantCtx(request), request.params.driverId),
   );
 
@@ -62,6 +65,25 @@ export function driversRoutes(fastify: FastifyInstance, deps: Deps): void {
   app.post('/api/v1/drivers/:driverId/deactivate', deactivate('deactivateDriver'), async (request) => drivers.deactivate(tenantCtx(request), request.params.driverId));
   app.delete('/api/v1/drivers/:driverId', deactivate('deleteDriver'), async (request) =>
     drivers.deactivate(tenantCtx(request), request.params.driverId),
+  );
+
+  app.post(
+    '/api/v1/drivers/:driverId/location',
+    {
+      config: { access: { auth: 'tenant', permission: 'duty-status:write' } },
+      schema: {
+        operationId: 'reportDriverLocation',
+        tags,
+        security,
+        summary: 'Report where a driver is, without a route (a driver app, a yard check-in, telematics)',
+        description:
+          'Kept as the driver’s last known location when it is newer than everything else known (route positions, duty-status changes with coordinates, the end of their last route): dispatch candidates start an idle driver there. A DRIVER user reports their own.',
+        params,
+        body: ReportLocationBody,
+        response: { 200: LocationReported, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => drivers.reportLocation(tenantCtx(request), request.params.driverId, request.body),
   );
 
   app.post(

@@ -16,6 +16,62 @@ const fields = {
   externalId: Type.String({ maxLength: 100, description: "The driver's id in the fleet's ELD or payroll system: ELD syncs match drivers by it first, then by license number" }),
 };
 
+const Latitude = Type.Number({ minimum: -90, maximum: 90 });
+const Longitude = Type.Number({ minimum: -180, maximum: 180 });
+
+export const HomeTerminalInput = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'Default: the place the address or coordinates resolve to ("Dallas, TX")' })),
+    address: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'A US, Canadian or Mexican city and state/province or a ZIP code, geocoded offline. Give address or latitude and longitude.' })),
+    latitude: Type.Optional(Latitude),
+    longitude: Type.Optional(Longitude),
+  },
+  {
+    additionalProperties: false,
+    description: 'The terminal or yard the driver is based at: dispatch candidates start an idle driver there when nothing newer is known about where they are.',
+    examples: [{ name: 'Dallas yard', address: 'Dallas, TX' }],
+  },
+);
+
+export const HomeTerminal = Type.Object({
+  name: Type.String(),
+  address: Type.Union([Type.String(), Type.Null()]),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  timeZone: Type.String({ description: 'The IANA time zone at the terminal ("America/Chicago")' }),
+});
+
+export const KnownLocation = Type.Object(
+  {
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    name: Type.String({ description: 'The nearest known place ("near Dallas, TX"), or the stop of the route that ended there' }),
+    recordedAt: Timestamp,
+    timeZone: Type.String({ description: 'The IANA time zone there (to show recordedAt in local time)' }),
+    source: Type.Union([Type.Literal('POSITION'), Type.Literal('LOCATION_REPORT'), Type.Literal('DUTY_STATUS'), Type.Literal('LAST_ROUTE')], {
+      description:
+        'POSITION: a position of a route they drove; LOCATION_REPORT: POST /drivers/{id}/location; DUTY_STATUS: a duty-status change with coordinates; LAST_ROUTE: where their last completed route ended',
+    }),
+    routeId: Type.Union([Type.String(), Type.Null()]),
+  },
+  { description: 'The newest of everything that says where the driver was' },
+);
+
+export const ReportLocationBody = Type.Object(
+  {
+    latitude: Latitude,
+    longitude: Longitude,
+    recordedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the driver was there. Default: now. A report older than the location kept does not replace it.' })),
+  },
+  { additionalProperties: false, examples: [{ latitude: 32.7767, longitude: -96.797, recordedAt: '2026-11-29T14:05:00Z' }] },
+);
+
+export const LocationReported = Type.Object({
+  driverId: Type.String(),
+  accepted: Type.Boolean({ description: 'false when a newer location was already known (the report is not kept)' }),
+  lastKnownLocation: KnownLocation,
+});
+
 export const CreateDriverBody = Type.Object(
   {
     firstName: fields.firstName,
@@ -26,10 +82,22 @@ export const CreateDriverBody = Type.Object(
     phoneNumber: Type.Optional(fields.phoneNumber),
     email: Type.Optional(fields.email),
     externalId: Type.Optional(fields.externalId),
+    homeTerminal: Type.Optional(HomeTerminalInput),
   },
   {
     additionalProperties: false,
-    examples: [{ firstName: 'Dana', lastName: 'Rivera', licenseNumber: 'D1234567', licenseState: 'TX', truckNumber: 'T-104', phoneNumber: '+1 214 555 0142', email: 'dana.rivera@lonestarfreight.example' }],
+    examples: [
+      {
+        firstName: 'Dana',
+        lastName: 'Rivera',
+        licenseNumber: 'D1234567',
+        licenseState: 'TX',
+        truckNumber: 'T-104',
+        phoneNumber: '+1 214 555 0142',
+        email: 'dana.rivera@lonestarfreight.example',
+        homeTerminal: { name: 'Dallas yard', address: 'Dallas, TX' },
+      },
+    ],
   },
 );
 
@@ -43,6 +111,7 @@ export const UpdateDriverBody = Type.Object(
     phoneNumber: Type.Optional(Nullable(fields.phoneNumber)),
     email: Type.Optional(Type.Union([fields.email, Type.Null()])),
     externalId: Type.Optional(Nullable(fields.externalId)),
+    homeTerminal: Type.Optional(Type.Union([HomeTerminalInput, Type.Null()], { description: 'null removes it' })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -67,6 +136,8 @@ export const Driver = Type.Object({
   updatedAt: Timestamp,
   deactivatedAt: NullableTimestamp,
   reactivatedAt: NullableTimestamp,
+  homeTerminal: Type.Union([HomeTerminal, Type.Null()]),
+  lastKnownLocation: Type.Union([KnownLocation, Type.Null()], { description: 'Where the driver was last known to be (GET of one driver; null on create)' }),
 });
 
 export const DriverListItem = Type.Pick(Driver, [

@@ -1,9 +1,13 @@
 import type { Deps } from '../../deps.js';
 import { emitEvent } from '../../db/outbox.js';
-import { DomainError, invalidState, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { timeZoneAt } from '../../domain/planning/local-time.js';
+import { DomainError, invalid, invalidState, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { LICENSE_REGIONS } from '../../lib/regions.js';
 import type { TenantContext } from '../../plugins/context.js';
+import type { PlanningPorts } from '../routes/planning-ports.js';
+import { geocodeProblem } from '../routes/stops.js';
+import { findKnownLocation, reportLocation, type KnownLocation } from './driver-locations.js';
 import {
   findDriver,
   insertDriver,
@@ -13,14 +17,55 @@ import {
   type DriverFields,
   type DriverRecord,
   type DriverStatus,
+  type HomeTerminal,
 } from './drivers.repository.js';
 
-type CreateInput = Pick<DriverFields, 'firstName' | 'lastName' | 'licenseNumber' | 'licenseState'> &
-  Partial<Pick<DriverFields, 'truckNumber' | 'phoneNumber' | 'email' | 'externalId'>>;
+/** A home terminal as given: an address to geocode, or coordinates; a name of its own or the place's. */
+export interface HomeTerminalInput {
+  name?: string;
+  address?: string;
+  latitude?: number;
+  longitude?: number;
+}
 
-function normalize<T extends Partial<DriverFields>>(f: T): T {
+type TextFields = Omit<DriverFields, 'homeTerminal'>;
+type CreateInput = Pick<TextFields, 'firstName' | 'lastName' | 'licenseNumber' | 'licenseState'> &
+  Partial<Pick<TextFields, 'truckNumber' | 'phoneNumber' | 'email' | 'externalId'>> & { homeTerminal?: HomeTerminalInput };
+type UpdateInput = Partial<TextFields> & { homeTerminal?: HomeTerminalInput | null };
+
+/** A location report from the future beyond this (device clocks drift) is refused. */
+const FUTURE_TOLERANCE_MS = 60_000;
+
+/**
+ * The home terminal's place: the address geocoded offline (a name that several places bear, or none,
+ * is a 400 with the candidates, as a plan's stop is), or the coordinates as given; its time zone.
+ */
+function resolveHomeTerminal(input: HomeTerminalInput, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>): HomeTerminal {
+  const field = 'body.homeTerminal';
+  const hasPoint = input.latitude !== undefined || input.longitude !== undefined;
+  if (hasPoint && (input.latitude === undefined || input.longitude === undefined)) {
+    throw invalid('Validation failed', [{ field: `${field}.latitude`, message: 'latitude and longitude go together' }]);
+  }
+  if (hasPoint === (input.address !== undefined)) {
+    throw invalid('Validation failed', [{ field, message: 'give an address, or latitude and longitude (one of the two)' }]);
+  }
+  let point: { latitude: number; longitude: number };
+  let place: string;
+  if (input.address !== undefined) {
+    const answer = ports.geocode(input.address);
+    if (answer.kind !== 'found') throw invalid('Validation failed', [geocodeProblem(`${field}.address`, 'home terminal', answer)]);
+    point = { latitude: answer.result.latitude, longitude: answer.result.longitude };
+    place = answer.result.name;
+  } else {
+    point = { latitude: input.latitude!, longitude: input.longitude! };
+    place = ports.nameNear(point);
+  }
+  return { name: input.name?.trim() || place, address: input.address?.trim() ?? null, ...point, timeZone: timeZoneAt(point) };
+}
+
+function normalize<T extends Partial<TextFields>>(f: T): T {
   const out = { ...f };
-  for (const key of Object.keys(out) as (keyof DriverFields)[]) {
+  for (const key of Object.keys(out) as (keyof TextFields)[]) {
     const v = out[key];
     if (typeof v === 'string') (out as Record<string, unknown>)[key] = v.trim() === '' ? null : v.trim();
   }
@@ -43,8 +88,19 @@ function visible(ctx: TenantContext, d: DriverRecord | null): DriverRecord | nul
   return ctx.role === 'DRIVER' && d.userId !== ctx.userId ? null : d;
 }
 
-export function driversService(deps: Deps) {
+export function driversService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>) {
   const { db, clock } = deps;
+
+  /** The API's view of a known location: with the name of the place. */
+  const located = (l: KnownLocation) => ({
+    latitude: l.latitude,
+    longitude: l.longitude,
+    name: l.name ?? ports.nameNear(l),
+    recordedAt: new Date(l.at).toISOString(),
+    timeZone: timeZoneAt(l),
+    source: l.source,
+    routeId: l.routeId,
+  });
 
   async function changeStatus(ctx: TenantContext, id: string, to: DriverStatus) {
     const now = clock.now();
@@ -65,10 +121,12 @@ export function driversService(deps: Deps) {
   }
 
   return {
-    async create(ctx: TenantContext, input: CreateInput): Promise<DriverRecord> {
-      const f = normalize({ truckNumber: null, phoneNumber: null, email: null, externalId: null, ...input });
+    async create(ctx: TenantContext, input: CreateInput) {
+      const { homeTerminal, ...text } = input;
+      const f = { ...normalize({ truckNumber: null, phoneNumber: null, email: null, externalId: null, ...text }), homeTerminal: homeTerminal ? resolveHomeTerminal(homeTerminal, ports) : null };
       try {
-        return await db.tenant(ctx.tenantId, (tx) => insertDriver(tx, ctx.tenantId, newId('driver'), f, clock.now()));
+        const d = await db.tenant(ctx.tenantId, (tx) => insertDriver(tx, ctx.tenantId, newId('driver'), f, clock.now()));
+        return { ...d, lastKnownLocation: null };
       } catch (err) {
         if (isUniqueViolation(err, 'drivers_license_key')) throw duplicateLicense(f.licenseNumber);
         if (isUniqueViolation(err, 'drivers_external_key')) throw duplicateExternalId(String(f.externalId));
@@ -82,14 +140,45 @@ export function driversService(deps: Deps) {
       return { data, total, page: q.page, pageSize: q.pageSize };
     },
 
-    async get(ctx: TenantContext, id: string): Promise<DriverRecord> {
-      const d = visible(ctx, await db.tenant(ctx.tenantId, (tx) => findDriver(tx, ctx.tenantId, id)));
-      if (!d) throw notFound('Driver');
-      return d;
+    async get(ctx: TenantContext, id: string) {
+      const found = await db.tenant(ctx.tenantId, async (tx) => {
+        const d = visible(ctx, await findDriver(tx, ctx.tenantId, id));
+        return d ? { d, known: await findKnownLocation(tx, ctx.tenantId, id) } : null;
+      });
+      if (!found) throw notFound('Driver');
+      return { ...found.d, lastKnownLocation: found.known ? located(found.known) : null };
     },
 
-    async update(ctx: TenantContext, id: string, changes: Partial<DriverFields>) {
-      const f = normalize(changes);
+    /**
+     * A location reported for the driver without a route (a driver app, a yard check-in, telematics):
+     * kept when it is the newest known, so that dispatch starts them there. The driver themselves, or
+     * anyone who may record their duty status.
+     */
+    async reportLocation(ctx: TenantContext, driverId: string, body: { latitude: number; longitude: number; recordedAt?: string }) {
+      const now = clock.now();
+      const recordedAt = body.recordedAt ? new Date(body.recordedAt) : now;
+      if (Number.isNaN(recordedAt.getTime())) throw invalid('Validation failed', [{ field: 'body.recordedAt', message: 'is not a date-time that can be represented' }]);
+      if (recordedAt.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) throw invalid('Validation failed', [{ field: 'body.recordedAt', message: 'must not be in the future' }]);
+      const result = await db.tenant(ctx.tenantId, async (tx) => {
+        if (!visible(ctx, await findDriver(tx, ctx.tenantId, driverId))) return null;
+        const accepted = await reportLocation(
+          tx,
+          ctx.tenantId,
+          { driverId, latitude: body.latitude, longitude: body.longitude, recordedAt, source: ctx.via === 'apiKey' ? 'API_KEY' : ctx.role === 'DRIVER' ? 'DRIVER' : 'USER', reportedBy: ctx.userId },
+          now,
+        );
+        return { accepted, known: (await findKnownLocation(tx, ctx.tenantId, driverId))! };
+      });
+      if (!result) throw notFound('Driver');
+      return { driverId, accepted: result.accepted, lastKnownLocation: located(result.known) };
+    },
+
+    async update(ctx: TenantContext, id: string, input: UpdateInput) {
+      const { homeTerminal, ...text } = input;
+      const f: Partial<DriverFields> = {
+        ...normalize(text),
+        ...(homeTerminal === undefined ? {} : { homeTerminal: homeTerminal === null ? null : resolveHomeTerminal(homeTerminal, ports) }),
+      };
       for (const required of ['firstName', 'lastName', 'licenseNumber', 'licenseState'] as const) {
         if (required in f && f[required] === null) {
           throw new DomainError('VALIDATION', 'Validation failed', [{ field: `body.${required}`, message: 'must not be empty' }]);

@@ -105,7 +105,7 @@ const NAMES_IN_MESSAGE = 5;
  * The 400 detail of an address that did not resolve: an ambiguous city name lists the places it may
  * mean; a near miss offers the closest names ("did you mean"); both also in `candidates`.
  */
-function geocodeProblem(field: string, label: string, answer: Exclude<GeocodeLookup, { kind: 'found' }>): ErrorDetail {
+export function geocodeProblem(field: string, label: string, answer: Exclude<GeocodeLookup, { kind: 'found' }>): ErrorDetail {
   const names = answer.kind === 'ambiguous' ? answer.candidates : answer.suggestions;
   const shown = names.slice(0, NAMES_IN_MESSAGE).join('; ') + (names.length > NAMES_IN_MESSAGE ? '; …' : '');
   if (answer.kind === 'ambiguous') {

@@ -299,77 +299,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/drivers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List drivers */
-        get: operations["listDrivers"];
-        put?: never;
-        /** Create a driver (status ACTIVE) */
-        post: operations["createDriver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/drivers/{driverId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a driver */
-        get: operations["getDriver"];
-        /** Update a driver */
-        put: operations["updateDriver"];
-        post?: never;
-        /** Deactivate a driver (soft delete) */
-        delete: operations["deleteDriver"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/drivers/{driverId}/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Deactivate a driver (soft delete) */
-        post: operations["deactivateDriver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/drivers/{driverId}/reactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reactivate a driver */
-        post: operations["reactivateDriver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/drivers/{driverId}/hos": {
         parameters: {
             query?: never;
@@ -1203,6 +1132,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/drivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List drivers */
+        get: operations["listDrivers"];
+        put?: never;
+        /** Create a driver (status ACTIVE), with the home terminal they are based at */
+        post: operations["createDriver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{driverId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a driver, with their home terminal and where they were last known to be */
+        get: operations["getDriver"];
+        /** Update a driver */
+        put: operations["updateDriver"];
+        post?: never;
+        /** Deactivate a driver (soft delete) */
+        delete: operations["deleteDriver"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{driverId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a driver (soft delete) */
+        post: operations["deactivateDriver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{driverId}/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report where a driver is, without a route (a driver app, a yard check-in, telematics)
+         * @description Kept as the driver’s last known location when it is newer than everything else known (route positions, duty-status changes with coordinates, the end of their last route): dispatch candidates start an idle driver there. A DRIVER user reports their own.
+         */
+        post: operations["reportDriverLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{driverId}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a driver */
+        post: operations["reactivateDriver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/routes/plan": {
         parameters: {
             query?: never;
@@ -1388,7 +1408,7 @@ export interface paths {
         put?: never;
         /**
          * Who can take a load on time: every driver’s trip planned from where they are with the clocks they have, ranked feasible first
-         * @description For each driver (default: every ACTIVE driver): the start (the end of the PLANNED or ACTIVE route they are on, at its arrival; else their last reported position; else where their last completed route ended), the deadhead to the first stop, the clocks they start with (the ELD’s when an integration reported them, else the duty-status log; the route plan’s at its end), the trip planned by the HOS planner (rests, breaks, fuel), whether each appointment is kept, the arrival at the last stop, miles and cost. Ranked feasible first, then by `sort`. Each infeasible driver says why; each candidate carries the POST /routes/plan body that plans it.
+         * @description For each driver (default: every ACTIVE driver): the start (the end of the PLANNED or ACTIVE route they are on, at its arrival; else the newest of their last route position, a location reported for them, a duty-status change with coordinates and the end of their last completed route; else their home terminal), the deadhead to the first stop, the clocks they start with (the ELD’s when an integration reported them, else the duty-status log; the route plan’s at its end), the trip planned by the HOS planner (rests, breaks, fuel), whether each appointment is kept, the arrival at the last stop, miles and cost. Ranked feasible first, then by `sort`; drivers whose location is unknown (locationKnown false) come last. Each infeasible driver says why; each candidate carries the POST /routes/plan body that plans it.
          */
         post: operations["dispatchCandidates"];
         delete?: never;
@@ -3717,965 +3737,6 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    listDrivers: {
-        parameters: {
-            query?: {
-                status?: "PENDING" | "ACTIVE" | "INACTIVE";
-                search?: string;
-                page?: number;
-                pageSize?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            firstName: string;
-                            lastName: string;
-                            licenseNumber: string;
-                            licenseState: string;
-                            truckNumber: string | null;
-                            status: "PENDING" | "ACTIVE" | "INACTIVE";
-                            currentHoursDriven: number;
-                            currentOnDutyTime: number;
-                        }[];
-                        total: number;
-                        page: number;
-                        pageSize: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    createDriver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "firstName": "Dana",
-                 *       "lastName": "Rivera",
-                 *       "licenseNumber": "D1234567",
-                 *       "licenseState": "TX",
-                 *       "truckNumber": "T-104",
-                 *       "phoneNumber": "+1 214 555 0142",
-                 *       "email": "dana.rivera@lonestarfreight.example"
-                 *     }
-                 */
-                "application/json": {
-                    firstName: string;
-                    lastName: string;
-                    licenseNumber: string;
-                    /** @description Two-letter state or province code: AL, AK, AZ, AR, CA, CO, CT, DE, DC, FL, GA, HI, ID, IL, IN, IA, KS, KY, LA, ME, MD, MA, MI, MN, MS, MO, MT, NE, NV, NH, NJ, NM, NY, NC, ND, OH, OK, OR, PA, RI, SC, SD, TN, TX, UT, VT, VA, WA, WV, WI, WY, PR, GU, VI, AS, MP, AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT */
-                    licenseState: string;
-                    truckNumber?: string;
-                    phoneNumber?: string;
-                    email?: string | "";
-                    /** @description The driver's id in the fleet's ELD or payroll system: ELD syncs match drivers by it first, then by license number */
-                    externalId?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        firstName: string;
-                        lastName: string;
-                        licenseNumber: string;
-                        licenseState: string;
-                        truckNumber: string | null;
-                        phoneNumber: string | null;
-                        email: string | null;
-                        externalId: string | null;
-                        status: "PENDING" | "ACTIVE" | "INACTIVE";
-                        userId: string | null;
-                        currentHoursDriven: number;
-                        currentOnDutyTime: number;
-                        currentCycleUsed: number;
-                        lastRestartDate: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        deactivatedAt: string | null;
-                        reactivatedAt: string | null;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    getDriver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                driverId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        firstName: string;
-                        lastName: string;
-                        licenseNumber: string;
-                        licenseState: string;
-                        truckNumber: string | null;
-                        phoneNumber: string | null;
-                        email: string | null;
-                        externalId: string | null;
-                        status: "PENDING" | "ACTIVE" | "INACTIVE";
-                        userId: string | null;
-                        currentHoursDriven: number;
-                        currentOnDutyTime: number;
-                        currentCycleUsed: number;
-                        lastRestartDate: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        deactivatedAt: string | null;
-                        reactivatedAt: string | null;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    updateDriver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                driverId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    firstName?: string;
-                    lastName?: string;
-                    licenseNumber?: string;
-                    /** @description Two-letter state or province code: AL, AK, AZ, AR, CA, CO, CT, DE, DC, FL, GA, HI, ID, IL, IN, IA, KS, KY, LA, ME, MD, MA, MI, MN, MS, MO, MT, NE, NV, NH, NJ, NM, NY, NC, ND, OH, OK, OR, PA, RI, SC, SD, TN, TX, UT, VT, VA, WA, WV, WI, WY, PR, GU, VI, AS, MP, AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT */
-                    licenseState?: string;
-                    truckNumber?: string | null;
-                    phoneNumber?: string | null;
-                    email?: (string | "") | null;
-                    externalId?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        firstName: string;
-                        lastName: string;
-                        licenseNumber: string;
-                        licenseState: string;
-                        truckNumber: string | null;
-                        phoneNumber: string | null;
-                        email: string | null;
-                        status: "PENDING" | "ACTIVE" | "INACTIVE";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    deleteDriver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                driverId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never> | null;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        firstName: string;
-                        lastName: string;
-                        status: "PENDING" | "ACTIVE" | "INACTIVE";
-                        /** Format: date-time */
-                        deactivatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    deactivateDriver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                driverId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never> | null;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        firstName: string;
-                        lastName: string;
-                        status: "PENDING" | "ACTIVE" | "INACTIVE";
-                        /** Format: date-time */
-                        deactivatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    reactivateDriver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                driverId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never> | null;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        firstName: string;
-                        lastName: string;
-                        status: "PENDING" | "ACTIVE" | "INACTIVE";
-                        /** Format: date-time */
-                        reactivatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13434,6 +12495,1196 @@ export interface operations {
             };
         };
     };
+    listDrivers: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "ACTIVE" | "INACTIVE";
+                search?: string;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            licenseNumber: string;
+                            licenseState: string;
+                            truckNumber: string | null;
+                            status: "PENDING" | "ACTIVE" | "INACTIVE";
+                            currentHoursDriven: number;
+                            currentOnDutyTime: number;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    createDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "firstName": "Dana",
+                 *       "lastName": "Rivera",
+                 *       "licenseNumber": "D1234567",
+                 *       "licenseState": "TX",
+                 *       "truckNumber": "T-104",
+                 *       "phoneNumber": "+1 214 555 0142",
+                 *       "email": "dana.rivera@lonestarfreight.example",
+                 *       "homeTerminal": {
+                 *         "name": "Dallas yard",
+                 *         "address": "Dallas, TX"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    firstName: string;
+                    lastName: string;
+                    licenseNumber: string;
+                    /** @description Two-letter state or province code: AL, AK, AZ, AR, CA, CO, CT, DE, DC, FL, GA, HI, ID, IL, IN, IA, KS, KY, LA, ME, MD, MA, MI, MN, MS, MO, MT, NE, NV, NH, NJ, NM, NY, NC, ND, OH, OK, OR, PA, RI, SC, SD, TN, TX, UT, VT, VA, WA, WV, WI, WY, PR, GU, VI, AS, MP, AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT */
+                    licenseState: string;
+                    truckNumber?: string;
+                    phoneNumber?: string;
+                    email?: string | "";
+                    /** @description The driver's id in the fleet's ELD or payroll system: ELD syncs match drivers by it first, then by license number */
+                    externalId?: string;
+                    /**
+                     * @description The terminal or yard the driver is based at: dispatch candidates start an idle driver there when nothing newer is known about where they are.
+                     * @example {
+                     *       "name": "Dallas yard",
+                     *       "address": "Dallas, TX"
+                     *     }
+                     */
+                    homeTerminal?: {
+                        /** @description Default: the place the address or coordinates resolve to ("Dallas, TX") */
+                        name?: string;
+                        /** @description A US, Canadian or Mexican city and state/province or a ZIP code, geocoded offline. Give address or latitude and longitude. */
+                        address?: string;
+                        latitude?: number;
+                        longitude?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        firstName: string;
+                        lastName: string;
+                        licenseNumber: string;
+                        licenseState: string;
+                        truckNumber: string | null;
+                        phoneNumber: string | null;
+                        email: string | null;
+                        externalId: string | null;
+                        status: "PENDING" | "ACTIVE" | "INACTIVE";
+                        userId: string | null;
+                        currentHoursDriven: number;
+                        currentOnDutyTime: number;
+                        currentCycleUsed: number;
+                        lastRestartDate: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        deactivatedAt: string | null;
+                        reactivatedAt: string | null;
+                        homeTerminal: {
+                            name: string;
+                            address: string | null;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The IANA time zone at the terminal ("America/Chicago") */
+                            timeZone: string;
+                        } | null;
+                        /** @description Where the driver was last known to be (GET of one driver; null on create) */
+                        lastKnownLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest known place ("near Dallas, TX"), or the stop of the route that ended there */
+                            name: string;
+                            /** Format: date-time */
+                            recordedAt: string;
+                            /** @description The IANA time zone there (to show recordedAt in local time) */
+                            timeZone: string;
+                            /** @description POSITION: a position of a route they drove; LOCATION_REPORT: POST /drivers/{id}/location; DUTY_STATUS: a duty-status change with coordinates; LAST_ROUTE: where their last completed route ended */
+                            source: "POSITION" | "LOCATION_REPORT" | "DUTY_STATUS" | "LAST_ROUTE";
+                            routeId: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    getDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        firstName: string;
+                        lastName: string;
+                        licenseNumber: string;
+                        licenseState: string;
+                        truckNumber: string | null;
+                        phoneNumber: string | null;
+                        email: string | null;
+                        externalId: string | null;
+                        status: "PENDING" | "ACTIVE" | "INACTIVE";
+                        userId: string | null;
+                        currentHoursDriven: number;
+                        currentOnDutyTime: number;
+                        currentCycleUsed: number;
+                        lastRestartDate: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        deactivatedAt: string | null;
+                        reactivatedAt: string | null;
+                        homeTerminal: {
+                            name: string;
+                            address: string | null;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The IANA time zone at the terminal ("America/Chicago") */
+                            timeZone: string;
+                        } | null;
+                        /** @description Where the driver was last known to be (GET of one driver; null on create) */
+                        lastKnownLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest known place ("near Dallas, TX"), or the stop of the route that ended there */
+                            name: string;
+                            /** Format: date-time */
+                            recordedAt: string;
+                            /** @description The IANA time zone there (to show recordedAt in local time) */
+                            timeZone: string;
+                            /** @description POSITION: a position of a route they drove; LOCATION_REPORT: POST /drivers/{id}/location; DUTY_STATUS: a duty-status change with coordinates; LAST_ROUTE: where their last completed route ended */
+                            source: "POSITION" | "LOCATION_REPORT" | "DUTY_STATUS" | "LAST_ROUTE";
+                            routeId: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    updateDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    firstName?: string;
+                    lastName?: string;
+                    licenseNumber?: string;
+                    /** @description Two-letter state or province code: AL, AK, AZ, AR, CA, CO, CT, DE, DC, FL, GA, HI, ID, IL, IN, IA, KS, KY, LA, ME, MD, MA, MI, MN, MS, MO, MT, NE, NV, NH, NJ, NM, NY, NC, ND, OH, OK, OR, PA, RI, SC, SD, TN, TX, UT, VT, VA, WA, WV, WI, WY, PR, GU, VI, AS, MP, AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT */
+                    licenseState?: string;
+                    truckNumber?: string | null;
+                    phoneNumber?: string | null;
+                    email?: (string | "") | null;
+                    externalId?: string | null;
+                    /** @description null removes it */
+                    homeTerminal?: {
+                        /** @description Default: the place the address or coordinates resolve to ("Dallas, TX") */
+                        name?: string;
+                        /** @description A US, Canadian or Mexican city and state/province or a ZIP code, geocoded offline. Give address or latitude and longitude. */
+                        address?: string;
+                        latitude?: number;
+                        longitude?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        firstName: string;
+                        lastName: string;
+                        licenseNumber: string;
+                        licenseState: string;
+                        truckNumber: string | null;
+                        phoneNumber: string | null;
+                        email: string | null;
+                        status: "PENDING" | "ACTIVE" | "INACTIVE";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        firstName: string;
+                        lastName: string;
+                        status: "PENDING" | "ACTIVE" | "INACTIVE";
+                        /** Format: date-time */
+                        deactivatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    deactivateDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        firstName: string;
+                        lastName: string;
+                        status: "PENDING" | "ACTIVE" | "INACTIVE";
+                        /** Format: date-time */
+                        deactivatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    reportDriverLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "latitude": 32.7767,
+                 *       "longitude": -96.797,
+                 *       "recordedAt": "2026-11-29T14:05:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    latitude: number;
+                    longitude: number;
+                    /**
+                     * Format: date-time
+                     * @description When the driver was there. Default: now. A report older than the location kept does not replace it.
+                     */
+                    recordedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        driverId: string;
+                        /** @description false when a newer location was already known (the report is not kept) */
+                        accepted: boolean;
+                        /** @description The newest of everything that says where the driver was */
+                        lastKnownLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest known place ("near Dallas, TX"), or the stop of the route that ended there */
+                            name: string;
+                            /** Format: date-time */
+                            recordedAt: string;
+                            /** @description The IANA time zone there (to show recordedAt in local time) */
+                            timeZone: string;
+                            /** @description POSITION: a position of a route they drove; LOCATION_REPORT: POST /drivers/{id}/location; DUTY_STATUS: a duty-status change with coordinates; LAST_ROUTE: where their last completed route ended */
+                            source: "POSITION" | "LOCATION_REPORT" | "DUTY_STATUS" | "LAST_ROUTE";
+                            routeId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    reactivateDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        firstName: string;
+                        lastName: string;
+                        status: "PENDING" | "ACTIVE" | "INACTIVE";
+                        /** Format: date-time */
+                        reactivatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
     planRoute: {
         parameters: {
             query?: never;
@@ -17030,6 +17281,8 @@ export interface operations {
                             driverName: string;
                             /** @description true when the plan keeps every appointment with zero HOS violations */
                             feasible: boolean;
+                            /** @description false when nothing says where the driver is (no route, no reported location, no home terminal): no trip can be planned. Such drivers come last, after the ones the HOS or the appointments rule out. */
+                            locationKnown: boolean;
                             /** @description Why not, in sentences; empty when feasible */
                             reasons: string[];
                             /** @description Miles from the start to the first stop; null when the driver’s location is unknown */
@@ -17063,10 +17316,10 @@ export interface operations {
                                 name: string;
                                 latitude: number;
                                 longitude: number;
-                                /** @description CURRENT_ROUTE: the last stop of the PLANNED or ACTIVE route the driver is on (they leave at its arrival); POSITION: the last reported position; LAST_ROUTE: where the driver’s last completed route ended. */
-                                source: "CURRENT_ROUTE" | "POSITION" | "LAST_ROUTE";
-                                /** Format: date-time */
-                                at: string;
+                                /** @description CURRENT_ROUTE: the last stop of the PLANNED or ACTIVE route the driver is on (they leave at its arrival). Otherwise the newest of: POSITION (a position of a route they drove), LOCATION_REPORT (POST /drivers/{id}/location), DUTY_STATUS (a duty-status change with coordinates), LAST_ROUTE (where their last completed route ended). Else HOME_TERMINAL: the terminal they are based at. */
+                                source: "CURRENT_ROUTE" | "POSITION" | "LOCATION_REPORT" | "DUTY_STATUS" | "LAST_ROUTE" | "HOME_TERMINAL";
+                                /** @description When the driver was (or will be) there; null for a home terminal */
+                                at: string | null;
                                 routeId: string | null;
                             } | null;
                             startClocks: {

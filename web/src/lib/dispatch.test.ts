@@ -16,6 +16,7 @@ const candidate = (over: Partial<Candidate> = {}): Candidate =>
     driverId: 'drv_near',
     driverName: 'Nora Near',
     feasible: true,
+    locationKnown: true,
     reasons: [],
     deadheadMiles: 29.6,
     departureTime: '2026-05-04T13:00:00.000Z',
@@ -73,8 +74,8 @@ describe('a candidate in the table', () => {
     expect(verdict(candidate())).toBe('On time');
     expect(verdict(candidate({ feasible: false, stops: [stop('Dallas, TX', '2026-05-04T13:35:00Z', true), stop('Oklahoma City, OK', '2026-05-05T06:00:00Z', false)] }))).toBe('Late');
     expect(verdict(candidate({ feasible: false }))).toBe('Not feasible');
-    expect(verdict(candidate({ feasible: false, start: null, stops: [] }))).toBe('No location');
-    expect([verdictTone('On time'), verdictTone('Late'), verdictTone('No location')]).toEqual(['green', 'red', 'amber']);
+    expect(verdict(candidate({ feasible: false, locationKnown: false, start: null, stops: [] }))).toBe('Location unknown');
+    expect([verdictTone('On time'), verdictTone('Late'), verdictTone('Not feasible'), verdictTone('Location unknown')]).toEqual(['green', 'red', 'amber', 'grey']);
   });
 
   it('reads as a row: times in the stops’ zone, deadhead in miles, where the driver starts from', () => {
@@ -88,20 +89,37 @@ describe('a candidate in the table', () => {
       departure: 'Mon, May 4, 08:00 CDT',
       arrival: 'Mon, May 4, 14:40 CDT',
       startName: 'Fort Worth, TX',
-      startSource: 'Last reported position',
+      startSource: 'Last position on a route',
     });
     const nowhere = candidateRow(
-      candidate({ feasible: false, start: null, deadheadMiles: null, arrivalTime: null, stops: [], reasons: ['no location is known for this driver: no route, no reported position; plan a route for them or report a position first'] }),
+      candidate({ feasible: false, locationKnown: false, start: null, deadheadMiles: null, arrivalTime: null, stops: [], reasons: ['location unknown: Nils Nowhere has no route, … (POST /api/v1/drivers/drv_x/location)'] }),
     );
-    expect(nowhere).toMatchObject({ verdict: 'No location', deadhead: '—', departure: '—', arrival: '—', startName: 'Unknown', reason: 'No location is known for this driver: no route, no reported position; plan a route for them or report a position first.' });
-    expect([startSourceLabel('CURRENT_ROUTE'), startSourceLabel('LAST_ROUTE'), startSourceLabel('OTHER')]).toEqual(['End of the route they are on', 'End of their last route', 'OTHER']);
+    expect(nowhere).toMatchObject({
+      verdict: 'Location unknown',
+      deadhead: '—',
+      departure: '—',
+      arrival: '—',
+      startName: 'Unknown',
+      startSource: 'Location unknown',
+      reason: 'No route, reported location or home terminal: set the driver’s home terminal on their page, or have them report where they are.',
+    });
+    expect(['CURRENT_ROUTE', 'POSITION', 'LOCATION_REPORT', 'DUTY_STATUS', 'LAST_ROUTE', 'HOME_TERMINAL', 'OTHER'].map(startSourceLabel)).toEqual([
+      'End of the route they are on',
+      'Last position on a route',
+      'Last reported location',
+      'Where they last changed duty status',
+      'End of their last route',
+      'Home terminal',
+      'Known location',
+    ]);
   });
 
   it('gives the reasons as sentences and the ranking in one line', () => {
     expect(reasonText(['arrives at the delivery 4 h after its window closes', 'Too tired.'])).toBe('Arrives at the delivery 4 h after its window closes. Too tired.');
     expect(reasonText([])).toBe('');
-    expect(candidatesSummary([{ feasible: true }, { feasible: true }, { feasible: false }])).toBe('3 drivers ranked: 2 can take it on time.');
-    expect(candidatesSummary([{ feasible: false }])).toBe('1 driver ranked: none can take it on time.');
+    expect(candidatesSummary([{ feasible: true, locationKnown: true }, { feasible: true, locationKnown: true }, { feasible: false, locationKnown: true }])).toBe('3 drivers ranked: 2 can take it on time.');
+    expect(candidatesSummary([{ feasible: false, locationKnown: true }])).toBe('1 driver ranked: none can take it on time.');
+    expect(candidatesSummary([{ feasible: true, locationKnown: true }, { feasible: false, locationKnown: false }])).toBe('2 drivers ranked: 1 can take it on time; 1 location unknown.');
     expect(candidatesSummary([])).toBe('No active driver to rank.');
   });
 });

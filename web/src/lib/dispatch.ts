@@ -61,26 +61,35 @@ export function planRequestFor(c: Pick<Candidate, 'planRequest'>, extra: { vehic
 
 const START_SOURCES: Record<string, string> = {
   CURRENT_ROUTE: 'End of the route they are on',
-  POSITION: 'Last reported position',
+  POSITION: 'Last position on a route',
+  LOCATION_REPORT: 'Last reported location',
+  DUTY_STATUS: 'Where they last changed duty status',
   LAST_ROUTE: 'End of their last route',
+  HOME_TERMINAL: 'Home terminal',
 };
 
 export function startSourceLabel(source: string): string {
-  return START_SOURCES[source] ?? source;
+  return START_SOURCES[source] ?? 'Known location';
 }
 
-export type Verdict = 'On time' | 'Late' | 'Not feasible' | 'No location';
+export type Verdict = 'On time' | 'Late' | 'Not feasible' | 'Location unknown';
 
-/** On time (every window kept, no HOS violation), late (a window missed), otherwise not feasible; no location known: not planned. */
-export function verdict(c: Pick<Candidate, 'feasible' | 'start' | 'stops'>): Verdict {
+/**
+ * On time (every window kept, no HOS violation), late (a window missed), otherwise not feasible; a driver
+ * nobody knows the whereabouts of is not planned at all: location unknown, which is not the HOS's verdict.
+ */
+export function verdict(c: Pick<Candidate, 'feasible' | 'locationKnown' | 'stops'>): Verdict {
   if (c.feasible) return 'On time';
-  if (!c.start) return 'No location';
+  if (!c.locationKnown) return 'Location unknown';
   return c.stops.some((s) => s.withinWindow === false) ? 'Late' : 'Not feasible';
 }
 
 export function verdictTone(v: Verdict): string {
-  return v === 'On time' ? 'green' : v === 'Late' ? 'red' : 'amber';
+  return v === 'On time' ? 'green' : v === 'Late' ? 'red' : v === 'Location unknown' ? 'grey' : 'amber';
 }
+
+/** What places a driver whose location is unknown, said for the dashboard (the API's reason names endpoints). */
+export const LOCATION_UNKNOWN_REASON = 'No route, reported location or home terminal: set the driver’s home terminal on their page, or have them report where they are.';
 
 /** The reasons as one sentence or more: "Arrives at the delivery … ." */
 export function reasonText(reasons: readonly string[]): string {
@@ -113,20 +122,21 @@ export function candidateRow(c: Candidate): CandidateRow {
     driverName: c.driverName,
     feasible: c.feasible,
     verdict: verdict(c),
-    reason: c.feasible ? '' : reasonText(c.reasons),
+    reason: c.feasible ? '' : c.locationKnown ? reasonText(c.reasons) : LOCATION_UNKNOWN_REASON,
     deadhead: c.deadheadMiles === null ? '—' : miles(c.deadheadMiles),
     departure: c.start ? inZone(c.departureTime, first?.timeZone) : '—',
     arrival: c.arrivalTime ? inZone(c.arrivalTime, last?.timeZone) : '—',
     startName: c.start?.name ?? 'Unknown',
-    startSource: c.start ? startSourceLabel(c.start.source) : 'No route and no reported position',
+    startSource: c.start ? startSourceLabel(c.start.source) : 'Location unknown',
   };
 }
 
-/** "3 drivers ranked: 2 can take it on time." */
-export function candidatesSummary(data: ReadonlyArray<Pick<Candidate, 'feasible'>>): string {
+/** "3 drivers ranked: 2 can take it on time; 1 location unknown." */
+export function candidatesSummary(data: ReadonlyArray<Pick<Candidate, 'feasible' | 'locationKnown'>>): string {
   const n = data.length;
   if (n === 0) return 'No active driver to rank.';
   const ok = data.filter((c) => c.feasible).length;
+  const unknown = data.filter((c) => !c.locationKnown).length;
   const drivers = `${n} driver${n === 1 ? '' : 's'} ranked`;
-  return `${drivers}: ${ok === 0 ? 'none can take it on time' : `${ok} can take it on time`}.`;
+  return `${drivers}: ${ok === 0 ? 'none can take it on time' : `${ok} can take it on time`}${unknown > 0 ? `; ${unknown} location unknown` : ''}.`;
 }

@@ -10,6 +10,7 @@ import { LogGrid } from '../../components/LogGrid';
 import { Button, Dialog, ErrorBanner, Facts, Loading, Notice, PageHeader, SelectField, StatusBadge } from '../../components/ui';
 import { DUTY_LABELS, type DutyStatus } from '../../lib/duty';
 import { dateTime } from '../../lib/format';
+import { homeTerminalText, knownLocationText, withHomeTerminal } from '../../lib/home-terminal';
 import { logWindow } from '../../lib/log-window';
 import { useApi, useInterval } from '../../lib/use-api';
 import { BackLink, ConfirmDialog, isNotFound, NotFoundState, useCanEdit } from './common';
@@ -100,6 +101,8 @@ export function DriverDetailPage() {
               ['Phone', d.phoneNumber],
               ['Email', d.email],
               ['External ID', d.externalId],
+              ['Home terminal', homeTerminalText(d.homeTerminal)],
+              ['Last known location', knownLocationText(d.lastKnownLocation)],
               ['Sign-in account', d.userId ? 'Yes (driver view)' : 'None'],
               ['Last restart', dateTime(d.lastRestartDate)],
               ['Created', dateTime(d.createdAt)],
@@ -155,7 +158,7 @@ export function DriverDetailPage() {
           submitLabel="Save changes"
           onCancel={() => setEditing(false)}
           onSubmit={async (body) => {
-            await unwrap(api.PUT('/api/v1/drivers/{driverId}', { params: { path: { driverId: d.id } }, body: body as Body<'/api/v1/drivers/{driverId}', 'put'> }));
+            await unwrap(api.PUT('/api/v1/drivers/{driverId}', { params: { path: { driverId: d.id } }, body: withHomeTerminal(body, d.homeTerminal) as Body<'/api/v1/drivers/{driverId}', 'put'> }));
             await refresh();
             setEditing(false);
             setNotice('Changes saved.');

@@ -5,6 +5,7 @@ import { api, unwrap, type Body, type Item, type Ok } from '../../api/client';
 import { Button, Dialog, ErrorBanner, Loading, Notice, PageHeader, Pagination, SelectField, StatusBadge } from '../../components/ui';
 import { DRIVER_STATUSES } from '../../lib/fleet';
 import { hoursMinutes, humanize } from '../../lib/format';
+import { withHomeTerminal } from '../../lib/home-terminal';
 import { useApi } from '../../lib/use-api';
 import { EmptyState, ListSearch, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
 import { DRIVER_FIELDS } from './fields';
@@ -76,7 +77,7 @@ export function DriversPage() {
           submitLabel="Create driver"
           onCancel={() => setCreating(false)}
           onSubmit={async (body) => {
-            const driver = await unwrap(api.POST('/api/v1/drivers', { body: body as Body<'/api/v1/drivers'> }));
+            const driver = await unwrap(api.POST('/api/v1/drivers', { body: withHomeTerminal(body) as Body<'/api/v1/drivers'> }));
             setCreated(driver);
             setCreating(false);
             list.reload();

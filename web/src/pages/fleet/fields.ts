@@ -14,6 +14,14 @@ export const DRIVER_FIELDS: FieldSpec[] = [
   { name: 'phoneNumber', label: 'Phone', kind: 'tel', maxLength: 40, placeholder: '+1 214 555 0142' },
   { name: 'email', label: 'Email', kind: 'email', maxLength: 254 },
   { name: 'externalId', label: 'External ID', maxLength: 100, hint: 'The driver’s id in your ELD or payroll system (ELD syncs match by it)' },
+  {
+    name: 'homeTerminal.address',
+    label: 'Home terminal',
+    maxLength: 300,
+    placeholder: 'Dallas, TX',
+    hint: 'City and state or ZIP of the terminal or yard they are based at: Find a driver starts them there when nothing newer is known',
+  },
+  { name: 'homeTerminal.name', label: 'Home terminal name', maxLength: 120, hint: 'Optional, e.g. “Dallas yard”; the place’s name otherwise' },
 ];
 
 export const VEHICLE_FIELDS: FieldSpec[] = [
