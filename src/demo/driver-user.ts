@@ -47,9 +47,24 @@ export interface DriverAccount {
 }
 
 /**
- * Invites `truck`'s driver as a DRIVER user linked to their driver profile (as the tenant's owner) and
- * accepts the invitation (as the invitee, with no credentials) with `password`.
+ * A user of the demo tenant made through an invitation (as the tenant's owner) and its acceptance (as the
+ * invitee, with no credentials) with `password`: a DISPATCHER, or a DRIVER linked to `driverId`.
  */
+export async function inviteAndAccept(
+  owner: ApiCaller,
+  anonymous: ApiCaller,
+  mails: () => readonly Mail[],
+  invitee: { email: string; password: string; role: 'DISPATCHER' | 'DRIVER'; firstName: string; lastName: string; driverId?: string },
+): Promise<{ userId: string }> {
+  const { email, password, ...rest } = invitee;
+  await owner.call('POST', '/api/v1/user-invitations', { email, ...rest });
+  const token = invitationToken(mails(), email);
+  if (!token) throw new Error(`the invitation e-mail to ${email} was not found`);
+  const { user } = await anonymous.call<{ user: { id: string } }>('POST', '/api/v1/user-invitations/accept', { token, password });
+  return { userId: user.id };
+}
+
+/** Invites `truck`'s driver as a DRIVER user linked to their driver profile and accepts the invitation with `password`. */
 export async function createDriverAccount(
   owner: ApiCaller,
   anonymous: ApiCaller,
@@ -58,9 +73,6 @@ export async function createDriverAccount(
   account: { email: string; password: string } = DEMO_DRIVER,
 ): Promise<DriverAccount> {
   const { firstName, lastName } = truck.spec.driver;
-  await owner.call('POST', '/api/v1/user-invitations', { email: account.email, role: 'DRIVER', driverId: truck.driverId, firstName, lastName });
-  const token = invitationToken(mails(), account.email);
-  if (!token) throw new Error(`the invitation e-mail to ${account.email} was not found`);
-  const { user } = await anonymous.call<{ user: { id: string } }>('POST', '/api/v1/user-invitations/accept', { token, password: account.password });
-  return { userId: user.id, driverId: truck.driverId, email: account.email, password: account.password, name: `${firstName} ${lastName}`, unit: truck.spec.unit };
+  const { userId } = await inviteAndAccept(owner, anonymous, mails, { email: account.email, password: account.password, role: 'DRIVER', driverId: truck.driverId, firstName, lastName });
+  return { userId, driverId: truck.driverId, email: account.email, password: account.password, name: `${firstName} ${lastName}`, unit: truck.spec.unit };
 }

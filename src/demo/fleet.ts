@@ -84,7 +84,7 @@ interface PlanResponse {
  */
 export async function seedFleet(owner: ApiCaller, now: number): Promise<Truck[]> {
   // Quick checks and short thresholds, so that a demo shows alerts coming and going within minutes.
-  await owner.call('PUT', '/api/v1/tenant/settings/monitoring', { monitoringIntervalSeconds: 10, autoResolveDeviationAfterMinutes: 1, hosWarningThresholdMinutes: 30 });
+  await owner.call('PUT', '/api/v1/tenant/settings/monitoring', { monitoringIntervalSeconds: 10, autoResolveDeviationAfterMinutes: 1, hosWarningThresholdMinutes: 30, telemetryStaleMinutes: 2 });
   await owner.call('PUT', '/api/v1/tenant/settings/alerts', { hosApproachingThresholdHours: 2, routeDeviationThresholdMiles: 5, unplannedStopThresholdMinutes: 2, dockDelayThresholdMinutes: 30 });
 
   const trucks: Truck[] = [];

@@ -18,7 +18,7 @@ import { pino } from 'pino';
 import { createMailer } from '../infra/mailer.js';
 import { configFromEnvironment, startService } from '../server.js';
 import { HttpApi } from './api.js';
-import { createDriverAccount, DEMO_DRIVER, DemoMailbox } from './driver-user.js';
+import { createDriverAccount, DEMO_DRIVER, DemoMailbox, inviteAndAccept } from './driver-user.js';
 import { driveFleet } from './drive.js';
 import { seedFleet } from './fleet.js';
 import { connectIntegrations, integrationBanner, pointServiceAtSandboxes, prepareVendorData, startDemoSandboxes } from './integrations.js';
@@ -26,8 +26,9 @@ import { connectIntegrations, integrationBanner, pointServiceAtSandboxes, prepar
 const DEMO = {
   adminEmail: 'admin@demo.fleet',
   adminPassword: 'demo-admin-password',
-  ownerEmail: 'dispatch@demo.fleet',
-  ownerPassword: 'demo-password',
+  ownerEmail: 'owner@demo.fleet',
+  ownerPassword: 'demo-owner-password',
+  dispatcher: { email: 'dispatch@demo.fleet', password: 'demo-password', firstName: 'Dana', lastName: 'Dispatch' },
 };
 const SPEED = Math.max(1, Number(process.env.DEMO_SPEED ?? 10));
 const TICK_MS = 5_000;
@@ -44,7 +45,7 @@ process.env.WEBHOOK_ALLOW_INSECURE_TARGETS ??= 'true';
 async function registerTenant(api: HttpApi): Promise<{ owner: HttpApi; apiKey: string }> {
   const reg = await api.call<{ tenant: { id: string } }>('POST', '/api/v1/tenants/register', {
     organization: { name: 'Demo Freight Lines', address: '100 Commerce St, Dallas, TX 75201', phone: '+1 214 555 0100', contactEmail: 'ops@demo.fleet', dotNumber: '3141592', mcNumber: 'MC-271828' },
-    adminUser: { firstName: 'Dana', lastName: 'Dispatch', email: DEMO.ownerEmail, password: DEMO.ownerPassword },
+    adminUser: { firstName: 'Olivia', lastName: 'Owner', email: DEMO.ownerEmail, password: DEMO.ownerPassword },
   });
   const admin = await api.call<{ accessToken: string }>('POST', '/api/v1/auth/login', { email: DEMO.adminEmail, password: DEMO.adminPassword });
   await api.as({ authorization: `Bearer ${admin.accessToken}` }).call('POST', `/api/v1/admin/tenants/${reg.tenant.id}/approve`);
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
   const trucks = await seedFleet(owner, Date.now());
   const driverTruck = trucks.find((t) => t.spec.unit === DEMO_DRIVER.unit) ?? trucks[0]!;
   const driver = await createDriverAccount(owner, anonymous, () => mailbox.sent, driverTruck);
+  // The dispatcher signs in as a DISPATCHER: routes, loads, drivers, alerts; the organization's settings are the owner's.
+  await inviteAndAccept(owner, anonymous, () => mailbox.sent, { ...DEMO.dispatcher, role: 'DISPATCHER' });
   const { eld } = await prepareVendorData(sandboxes, trucks, owner, Date.now());
   const startedAt = Date.now();
   const drive = () => driveFleet(owner, trucks, { startedAt, now: Date.now(), speed: SPEED, cycleMs: CYCLE_MS, eld });
@@ -92,12 +95,15 @@ async function main(): Promise<void> {
     [
       '',
       `Demo fleet running. Open the dashboard:  ${config.publicUrl}/`,
-      `  dispatcher sign-in:      ${DEMO.ownerEmail} / ${DEMO.ownerPassword}   (fleet map, routes, alerts, settings)`,
+      `  dispatcher sign-in:      ${DEMO.dispatcher.email} / ${DEMO.dispatcher.password}   (DISPATCHER: fleet map, routes, loads, drivers, alerts)`,
+      `  owner sign-in:           ${DEMO.ownerEmail} / ${DEMO.ownerPassword}   (OWNER: the same, and settings, users, API keys, webhooks, integrations)`,
       `  driver sign-in:          ${driver.email} / ${driver.password}   (${driver.name}, ${driver.unit}: the driver view; try it on a phone-sized window)`,
       `  platform administrator:  ${DEMO.adminEmail} / ${DEMO.adminPassword}   (approve or suspend tenants)`,
       `  API reference:           ${config.publicUrl}/docs`,
       `  ${trucks.filter((t) => !t.spec.planned).length} trucks on the road, plans running ${SPEED}× faster than the clock (DEMO_SPEED);`,
-      '  T-102 wanders off its route, T-103 stops unplanned, T-104 goes quiet, L. Ortiz is near her driving limit:',
+      '  every 10 minutes, from the first: T-102 wanders off its route, T-103 stops where no stop is planned, T-104 goes quiet, for',
+      '  4 minutes (alerts Off route, Unplanned stop, No position: raised within 3 minutes of the start), then they behave again and',
+      '  the alerts resolve themselves; L. Ortiz is near her driving limit.',
       `  the demo's API key:      ${apiKey}`,
       `  watch alerts arrive and resolve:  curl -N "${base}/api/v1/sse/alerts?apiKey=${apiKey}"`,
       `  list the open ones:               curl -s "${base}/api/v1/alerts?status=ACTIVE" -H "x-api-key: ${apiKey}"`,

@@ -187,6 +187,13 @@ describe('the image', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK /m);
+    // The docs that explain the flags name exactly these (README's table, docs/architecture.md).
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const architecture = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const flagsIn = (text: string) => [...new Set(text.match(/--(?:liftoff|no-liftoff|heap-growing|max-semi|max-old|turbo|wasm|single-threaded)[\w-]*(?:=\d+)?/g) ?? [])].sort();
+    expect(flagsIn(readme)).toEqual([...NODE_FLAGS].sort());
+    expect(flagsIn(architecture)).toEqual([...NODE_FLAGS].sort());
+    expect(readme).toContain(`start Node with ${['one', 'two', 'three', 'four'][NODE_FLAGS.length - 1]} V8 flags`);
     // No run-time V8 flag changes anywhere in the service.
     const found = spawnSync('grep', ['-rl', 'setFlagsFromString', path.join(ROOT, 'src')], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
     expect(found).toEqual([]);

@@ -180,7 +180,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/v1/tenant/settings': { repeatable: true },
   'GET /api/v1/sse/alerts': { query: 'lastEventId=0', repeatable: true },
   'PUT /api/v1/tenant/settings/alerts': { body: () => ({ hosApproachingThresholdHours: 1, enableWeatherAlerts: true, routeDeviationThresholdMiles: 2 }), repeatable: true },
-  'PUT /api/v1/tenant/settings/monitoring': { body: () => ({ monitoringIntervalSeconds: 60, hosWarningThresholdMinutes: 30 }), repeatable: true },
+  'PUT /api/v1/tenant/settings/monitoring': { body: () => ({ monitoringIntervalSeconds: 60, hosWarningThresholdMinutes: 30, telemetryStaleMinutes: 15 }), repeatable: true },
   'PUT /api/v1/tenant/settings/hos': { body: () => ({ ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 }), repeatable: true },
   'POST /api/v1/webhooks': { body: () => ({ url: 'http://127.0.0.1:9/hook', events: ['alert.created', 'route.activated'], description: 'fuzz', secret: 'fuzz-signing-secret-0001' }), repeatable: true },
   'GET /api/v1/webhooks': { query: 'page=1&pageSize=5', repeatable: true },

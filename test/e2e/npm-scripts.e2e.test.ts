@@ -17,7 +17,24 @@ describe('npm scripts stop with their process', () => {
     it(`npm ${name === 'start' ? 'start' : 'run demo'} killed by its pid (SIGTERM) stops the service and frees the port`, async () => {
       script = await startNpmScript(name);
       await script.healthy();
-      if (name === 'demo') await until(() => script!.output().includes('Demo fleet running'), 'the demo banner');
+      if (name === 'demo') {
+        await until(
+          () => {
+            if (script!.child.exitCode !== null) throw new Error(`npm run demo exited:\n${script!.output()}`);
+            return script!.output().includes('Demo fleet running');
+          },
+          'the demo banner',
+        );
+        // The sign-ins the banner prints are what it says they are.
+        const signIns = [...script.output().matchAll(/^ {2}(?:dispatcher|owner) sign-in: +(\S+) \/ (\S+) +\((DISPATCHER|OWNER):/gm)].map((m) => ({ email: m[1]!, password: m[2]!, role: m[3]! }));
+        expect(signIns.map((x) => x.role)).toEqual(['DISPATCHER', 'OWNER']);
+        for (const { role, email, password } of signIns) {
+          const res = await fetch(`${script.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+          expect(res.status, email).toBe(200);
+          expect(((await res.json()) as { user: { role: string } }).user.role, email).toBe(role);
+        }
+        expect(script.output()).toMatch(/dispatcher sign-in: +dispatch@demo\.fleet \/ demo-password +\(DISPATCHER:/);
+      }
       const npmPid = script.child.pid!;
       const service = childPids(npmPid);
       expect(service.length, 'npm runs the service as its own child (exec: no shell in between)').toBe(1);

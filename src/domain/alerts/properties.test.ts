@@ -95,6 +95,7 @@ const settingsArb = fc.record({
     monitoringIntervalSeconds: fc.integer({ min: 30, max: 900 }),
     autoResolveDeviationAfterMinutes: fc.integer({ min: 0, max: 60 }),
     hosWarningThresholdMinutes: fc.integer({ min: 0, max: 120 }),
+    telemetryStaleMinutes: fc.integer({ min: 1, max: 120 }),
   }),
 });
 

@@ -56,6 +56,14 @@ describe('TELEMETRY_STALE', () => {
     expect(c.metadata).toMatchObject({ lastPositionAt: new Date(at(0.5)).toISOString(), minutesSinceLastPosition: 20, staleAfterMinutes: 15 });
   });
 
+  it('fires after the tenant’s telemetryStaleMinutes (a demo or a fleet that reports often: 2 min)', () => {
+    const quick = { monitoring: { monitoringIntervalSeconds: 10, telemetryStaleMinutes: 2 } };
+    expect(conditionOf(silentSince(at(0.5), at(0.5) + 2 * MIN, quick), 'TELEMETRY_STALE')).toBeUndefined();
+    expect(conditionOf(silentSince(at(0.5), at(0.5) + 3 * MIN, quick), 'TELEMETRY_STALE')?.metadata).toMatchObject({ staleAfterMinutes: 2, minutesSinceLastPosition: 3 });
+    // Never sooner than three checks could see: 3 × 60 s beats 1 min.
+    expect(conditionOf(silentSince(at(0.5), at(0.5) + 2.5 * MIN, { monitoring: { monitoringIntervalSeconds: 60, telemetryStaleMinutes: 1 } }), 'TELEMETRY_STALE')).toBeUndefined();
+  });
+
   it('uses 3 monitoring intervals when that is longer', () => {
     const slow = { monitoring: { monitoringIntervalSeconds: 600 } };
     expect(conditionOf(silentSince(at(0.5), at(0.5) + 25 * MIN, slow), 'TELEMETRY_STALE')).toBeUndefined();

@@ -3,9 +3,9 @@ import type { RuleContext } from './context.js';
 import { condition, idSet, type AlertRule } from './rule.js';
 import { clockText, iso, MINUTE_MS, minutesText, plural, wholeMinutes } from './text.js';
 
-/** Positions are stale after this long at the least, however short the monitoring interval. */
-export const MIN_STALE_MINUTES = 15;
-/** … or after this many monitoring intervals without one, if that is longer. */
+/** Positions are stale after the tenant's telemetryStaleMinutes (15 by default) … */
+export const DEFAULT_STALE_MINUTES = 15;
+/** … or after this many monitoring intervals without one, if that is longer (a check cannot see sooner). */
 export const STALE_INTERVALS = 3;
 
 export const integrationSyncFailed: AlertRule = {
@@ -34,7 +34,7 @@ export const integrationSyncFailed: AlertRule = {
 
 /** How old the latest position may get: max(15 min, 3 monitoring intervals). */
 export function staleAfterMs(ctx: RuleContext): number {
-  return Math.max(MIN_STALE_MINUTES * MINUTE_MS, STALE_INTERVALS * ctx.monitoring.monitoringIntervalSeconds * 1000);
+  return Math.max(ctx.monitoring.telemetryStaleMinutes * MINUTE_MS, STALE_INTERVALS * ctx.monitoring.monitoringIntervalSeconds * 1000);
 }
 
 /** No position, or the latest older than the stale limit, once the route has been active that long. */

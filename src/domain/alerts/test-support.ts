@@ -190,6 +190,7 @@ export const DEFAULT_MONITORING_SETTINGS: MonitoringSettings = {
   monitoringIntervalSeconds: 60,
   autoResolveDeviationAfterMinutes: 10,
   hosWarningThresholdMinutes: 30,
+  telemetryStaleMinutes: 15,
 };
 
 export function buildClocks(now: number, overrides: Partial<HosClocks> = {}): HosClocks {

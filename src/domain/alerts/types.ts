@@ -58,6 +58,8 @@ export interface MonitoringSettings {
   monitoringIntervalSeconds: number;
   autoResolveDeviationAfterMinutes: number;
   hosWarningThresholdMinutes: number;
+  /** TELEMETRY_STALE: a route's positions are stale after this many minutes without one (at least 3 monitoring intervals). */
+  telemetryStaleMinutes: number;
 }
 
 /** An observed position of the route's vehicle (driver app, telematics push or ELD sync). */

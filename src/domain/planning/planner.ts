@@ -197,7 +197,7 @@ class Trip {
    * Team driving: the other driver's clocks (`state` is always the driver at the wheel), which of the
    * two drives (0: the route's driver, 1: the co-driver), and each driver's own timeline of the trip.
    */
-  readonly team: { coState: HosState; active: 0 | 1; periods: [DutyPeriod[], DutyPeriod[]]; ids: [string, string]; solo: boolean } | null;
+  readonly team: { coState: HosState; active: 0 | 1; periods: [DutyPeriod[], DutyPeriod[]]; ids: [string, string]; names: [string, string]; solo: boolean } | null;
 
   constructor(
     readonly input: PlanInput,
@@ -221,7 +221,7 @@ class Trip {
     if (input.team && coStart) {
       // Alternating, the one who can drive longer starts (the route's driver on a tie).
       const coFirst = teamMode === 'alternate' ? availability(coStart).driveHours > availability(start).driveHours + 1e-9 : teamMode === 1;
-      this.team = { coState: coFirst ? start : coStart, active: coFirst ? 1 : 0, periods: [[], []], ids: input.team.driverIds, solo: teamMode !== 'alternate' };
+      this.team = { coState: coFirst ? start : coStart, active: coFirst ? 1 : 0, periods: [[], []], ids: input.team.driverIds, names: input.team.driverNames, solo: teamMode !== 'alternate' };
       if (coFirst) this.state = coStart;
     }
     this.fuelGallons = input.fuel.startingGallons;
@@ -263,7 +263,7 @@ class Trip {
    */
   swapDrivers(limit: LimitKind, place: NamedPoint | null): void {
     const team = this.team!;
-    const from = team.ids[team.active];
+    const from = team.names[team.active];
     const start = this.record('OFF_DUTY', durationMs(SWAP_HOURS), 'OFF_DUTY');
     const s = this.state;
     this.state = team.coState;
@@ -280,7 +280,7 @@ class Trip {
       location: place.name,
       latitude: round6(place.latitude),
       longitude: round6(place.longitude),
-      reason: `Driver change: ${team.ids[team.active]} takes the wheel, ${from} goes to the sleeper berth (${why[limit]})`,
+      reason: `Driver change: ${team.names[team.active]} takes the wheel, ${from} goes to the sleeper berth (${why[limit]})`,
       ...placeTimes(place, start, this.t),
       driver_id: team.ids[team.active],
     });
@@ -502,7 +502,7 @@ export function planRoute(given: PlanInput): PlanResult {
   for (const [i, [before, during]] of logs.entries()) {
     const violations = audit([...before, ...during], input.rules).filter((v) => v.at >= input.departureTime);
     if (violations.length > 0) {
-      const whose = trip.team ? ` (${trip.team.ids[i]})` : '';
+      const whose = trip.team ? ` (${trip.team.names[i]})` : '';
       throw new PlanningError('AUDIT_FAILED', `Plan failed its HOS audit${whose}: ${violations.map((v) => v.explanation).join('; ')}`);
     }
   }

@@ -12,6 +12,7 @@ import type { PlanInput, PlanResult, PlanStop, Segment } from './types.js';
 
 const T0 = Date.parse('2026-03-02T12:00:00Z');
 const IDS: [string, string] = ['drv_rosa', 'drv_omar'];
+const NAMES: [string, string] = ['Rosa Diaz', 'Omar Haddad'];
 const rested = (at: number): DutyPeriod[] => [{ status: 'OFF_DUTY', start: at - 34 * HOUR_MS, end: at }];
 /** Rested, then `hours` of driving (a 30-minute break after 7.5 h) ending at `at`. */
 function drove(at: number, hours: number): DutyPeriod[] {
@@ -28,7 +29,7 @@ function drove(at: number, hours: number): DutyPeriod[] {
 }
 
 function teamInput(stops: PlanStop[], a: DutyPeriod[], b: DutyPeriod[], extra: Partial<PlanInput> = {}): PlanInput {
-  return buildInput(stops, { departureTime: T0, history: { timeline: a }, team: { driverIds: IDS, coDriverHistory: { timeline: b } }, ...extra });
+  return buildInput(stops, { departureTime: T0, history: { timeline: a }, team: { driverIds: IDS, driverNames: NAMES, coDriverHistory: { timeline: b } }, ...extra });
 }
 
 /** Each driver's log (history + the trip as they log it) through the auditor: the violations from departure. */
@@ -75,6 +76,11 @@ describe('team plans', () => {
     for (const c of changes) {
       const next = team.segments.slice(team.segments.indexOf(c)).find((s): s is Drive => s.type === 'drive');
       expect(c.type === 'wait' && c.driver_id).toBe(next!.driver_id);
+      // In words, by name: "Driver change: Omar Haddad takes the wheel, Rosa Diaz goes to the sleeper berth (…)".
+      const [taker, giver] = next!.driver_id === IDS[0] ? NAMES : [NAMES[1], NAMES[0]];
+      const reason = c.type === 'wait' ? c.reason : '';
+      expect(reason).toMatch(new RegExp(`^Driver change: ${taker} takes the wheel, ${giver} goes to the sleeper berth \\(.+\\)$`));
+      expect(reason).not.toMatch(/drv_/);
     }
     expect(team.segments.filter((s) => s.type === 'rest' && s.rest_type !== 'break')).toEqual([]);
     expect(team.summary.hosViolations).toBe(0);

@@ -86,6 +86,8 @@ export interface PlanInput {
 export interface TeamOptions {
   /** The two drivers: [the route's driver, the co-driver]; drive segments carry the id of who drives. */
   driverIds: [string, string];
+  /** Their names, in the same order: what the plan's sentences (a driver change's reason) say. */
+  driverNames: [string, string];
   /** The co-driver's duty history before departure, or a manual snapshot. */
   coDriverHistory: { timeline: DutyPeriod[] } | { snapshot: ClockSnapshot };
 }

@@ -58,6 +58,16 @@ function replanOptions(stored: Record<string, unknown>, body: ReplanRequest): Pl
   return { ...kept, ...(body.options ?? {}) };
 }
 
+/** Two drivers' names ("first last"), in the order asked. */
+async function driverNames(tx: Tx, tenantId: string, ids: [string, string]): Promise<[string, string]> {
+  const { rows } = await tx.query<{ id: string; first_name: string; last_name: string }>('SELECT id, first_name, last_name FROM drivers WHERE tenant_id = $1 AND id = ANY($2::text[])', [tenantId, ids]);
+  const name = (id: string) => {
+    const r = rows.find((x) => x.id === id);
+    return r ? `${r.first_name} ${r.last_name}` : id;
+  };
+  return [name(ids[0]), name(ids[1])];
+}
+
 export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, ctx: TenantContext, id: string, forUpdate?: boolean) => Promise<RouteRecord>) {
   const { db, clock } = deps;
 
@@ -74,8 +84,9 @@ export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, 
         const vehicle = route.vehicleId ? await findVehicleForPlan(tx, ctx.tenantId, route.vehicleId) : null;
         const history = await planningHistory(tx, ctx.tenantId, route.driverId, now.getTime());
         const coHistory = route.coDriverId ? await planningHistory(tx, ctx.tenantId, route.coDriverId, now.getTime()) : null;
+        const team = route.coDriverId ? await driverNames(tx, ctx.tenantId, [route.driverId, route.coDriverId]) : null;
         const sites = await restSitesAndFuel(tx, ctx.tenantId);
-        return { route, request, last: last ?? null, vehicle, history, coHistory, ...sites };
+        return { route, request, last: last ?? null, vehicle, history, coHistory, team, ...sites };
       });
       const { route, last } = read;
       const position = body.position
@@ -113,7 +124,9 @@ export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, 
         fuel: fuel.options,
         restSites: read.sites,
         nameNear: ports.nameNear,
-        ...(route.coDriverId && read.coHistory ? { team: { driverIds: [route.driverId, route.coDriverId] as [string, string], coDriverHistory: read.coHistory.history } } : {}),
+        ...(route.coDriverId && read.coHistory && read.team
+          ? { team: { driverIds: [route.driverId, route.coDriverId] as [string, string], driverNames: read.team, coDriverHistory: read.coHistory.history } }
+          : {}),
       });
       fresh.warnings.unshift(...road.warnings, ...fuel.warnings, ...warnings);
       const merged = mergeReplan(route, progress.completed, fresh);

@@ -68,7 +68,13 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           restSites: context.sites,
           nameNear: ports.nameNear,
           ...(context.coDriver
-            ? { team: { driverIds: [context.driver.id, context.coDriver.id], coDriverHistory: body.coDriverState ? { snapshot: body.coDriverState } : { timeline: context.coHistory!.timeline } } }
+            ? {
+                team: {
+                  driverIds: [context.driver.id, context.coDriver.id],
+                  driverNames: [`${context.driver.firstName} ${context.driver.lastName}`, `${context.coDriver.firstName} ${context.coDriver.lastName}`],
+                  coDriverHistory: body.coDriverState ? { snapshot: body.coDriverState } : { timeline: context.coHistory!.timeline },
+                },
+              }
             : {}),
         });
         plan.warnings.unshift(...road.warnings, ...fuel.warnings);

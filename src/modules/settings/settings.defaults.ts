@@ -14,7 +14,7 @@ export function defaultAlertSettings(): AlertSettings {
 }
 
 export function defaultMonitoringSettings(intervalSeconds: number): MonitoringSettings {
-  return { monitoringIntervalSeconds: intervalSeconds, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30 };
+  return { monitoringIntervalSeconds: intervalSeconds, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30, telemetryStaleMinutes: 15 };
 }
 
 /** The HOS rule set the tenant plans and evaluates under (see src/domain/hos/README.md). */

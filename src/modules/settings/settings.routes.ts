@@ -17,6 +17,7 @@ const monitoringFields = {
   monitoringIntervalSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
   autoResolveDeviationAfterMinutes: Type.Number({ minimum: 1, maximum: 1440 }),
   hosWarningThresholdMinutes: Type.Number({ minimum: 5, maximum: 660 }),
+  telemetryStaleMinutes: Type.Number({ minimum: 1, maximum: 1440, description: 'TELEMETRY_STALE when an active route has had no position this long (at least 3 monitoring intervals)' }),
 };
 
 const hosFields = {

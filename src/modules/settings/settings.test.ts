@@ -25,7 +25,7 @@ describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
         enableWeatherAlerts: true,
         enableMechanicalAlerts: true,
       },
-      monitoring: { monitoringIntervalSeconds: 60, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30 },
+      monitoring: { monitoringIntervalSeconds: 60, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30, telemetryStaleMinutes: 15 },
       hos: { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 },
     };
     expect(res.json()).toEqual({ ...defaults, defaults });
@@ -66,11 +66,11 @@ describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
       method: 'PUT',
       url: '/api/v1/tenant/settings/monitoring',
       headers: acme.auth,
-      payload: { monitoringIntervalSeconds: 30, autoResolveDeviationAfterMinutes: 10, hosWarningThresholdMinutes: 45 },
+      payload: { monitoringIntervalSeconds: 30, autoResolveDeviationAfterMinutes: 10, hosWarningThresholdMinutes: 45, telemetryStaleMinutes: 5 },
     });
     expect(monitoring.statusCode).toBe(200);
     const now = (await t.app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers: acme.auth })).json();
-    expect(now.monitoring).toEqual({ monitoringIntervalSeconds: 30, autoResolveDeviationAfterMinutes: 10, hosWarningThresholdMinutes: 45 });
+    expect(now.monitoring).toEqual({ monitoringIntervalSeconds: 30, autoResolveDeviationAfterMinutes: 10, hosWarningThresholdMinutes: 45, telemetryStaleMinutes: 5 });
     expect(now.alerts.hosApproachingThresholdHours).toBe(2);
 
     const other = await createTenant(t.app);
@@ -91,6 +91,8 @@ describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
     ['monitoring', { monitoringIntervalSeconds: 3601 }],
     ['monitoring', { monitoringIntervalSeconds: 30.5 }],
     ['monitoring', { hosWarningThresholdMinutes: 0 }],
+    ['monitoring', { telemetryStaleMinutes: 0 }],
+    ['monitoring', { telemetryStaleMinutes: 1441 }],
   ])('rejects out-of-range %s settings %j with 400', async (section, payload) => {
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/tenant/settings/${section}`, headers: acme.auth, payload });
     expect(res.statusCode).toBe(400);

@@ -6688,6 +6688,8 @@ export interface operations {
                             monitoringIntervalSeconds: number;
                             autoResolveDeviationAfterMinutes: number;
                             hosWarningThresholdMinutes: number;
+                            /** @description TELEMETRY_STALE when an active route has had no position this long (at least 3 monitoring intervals) */
+                            telemetryStaleMinutes: number;
                         };
                         hos: {
                             ruleSet: "US_PROPERTY_70_8" | "US_PROPERTY_60_7" | "TEXAS_INTRASTATE" | "CALIFORNIA_INTRASTATE" | "CANADA_CYCLE_1" | "CANADA_CYCLE_2";
@@ -6711,6 +6713,8 @@ export interface operations {
                                 monitoringIntervalSeconds: number;
                                 autoResolveDeviationAfterMinutes: number;
                                 hosWarningThresholdMinutes: number;
+                                /** @description TELEMETRY_STALE when an active route has had no position this long (at least 3 monitoring intervals) */
+                                telemetryStaleMinutes: number;
                             };
                             hos: {
                                 ruleSet: "US_PROPERTY_70_8" | "US_PROPERTY_60_7" | "TEXAS_INTRASTATE" | "CALIFORNIA_INTRASTATE" | "CANADA_CYCLE_1" | "CANADA_CYCLE_2";
@@ -6827,6 +6831,8 @@ export interface operations {
                             monitoringIntervalSeconds: number;
                             autoResolveDeviationAfterMinutes: number;
                             hosWarningThresholdMinutes: number;
+                            /** @description TELEMETRY_STALE when an active route has had no position this long (at least 3 monitoring intervals) */
+                            telemetryStaleMinutes: number;
                         };
                         hos: {
                             ruleSet: "US_PROPERTY_70_8" | "US_PROPERTY_60_7" | "TEXAS_INTRASTATE" | "CALIFORNIA_INTRASTATE" | "CANADA_CYCLE_1" | "CANADA_CYCLE_2";
@@ -6934,6 +6940,8 @@ export interface operations {
                     monitoringIntervalSeconds?: number;
                     autoResolveDeviationAfterMinutes?: number;
                     hosWarningThresholdMinutes?: number;
+                    /** @description TELEMETRY_STALE when an active route has had no position this long (at least 3 monitoring intervals) */
+                    telemetryStaleMinutes?: number;
                 };
             };
         };
@@ -6958,6 +6966,8 @@ export interface operations {
                             monitoringIntervalSeconds: number;
                             autoResolveDeviationAfterMinutes: number;
                             hosWarningThresholdMinutes: number;
+                            /** @description TELEMETRY_STALE when an active route has had no position this long (at least 3 monitoring intervals) */
+                            telemetryStaleMinutes: number;
                         };
                         hos: {
                             ruleSet: "US_PROPERTY_70_8" | "US_PROPERTY_60_7" | "TEXAS_INTRASTATE" | "CALIFORNIA_INTRASTATE" | "CANADA_CYCLE_1" | "CANADA_CYCLE_2";
@@ -7092,6 +7102,8 @@ export interface operations {
                             monitoringIntervalSeconds: number;
                             autoResolveDeviationAfterMinutes: number;
                             hosWarningThresholdMinutes: number;
+                            /** @description TELEMETRY_STALE when an active route has had no position this long (at least 3 monitoring intervals) */
+                            telemetryStaleMinutes: number;
                         };
                         hos: {
                             ruleSet: "US_PROPERTY_70_8" | "US_PROPERTY_60_7" | "TEXAS_INTRASTATE" | "CALIFORNIA_INTRASTATE" | "CANADA_CYCLE_1" | "CANADA_CYCLE_2";

@@ -48,6 +48,7 @@ export const MONITORING_FIELDS: FieldSpec[] = [
   { kind: 'number', key: 'monitoringIntervalSeconds', label: 'Monitoring interval', unit: 'seconds', min: 5, max: 3600, step: 1, hint: 'How often each active route is checked.' },
   { kind: 'number', key: 'autoResolveDeviationAfterMinutes', label: 'Auto-resolve a deviation after', unit: 'minutes', min: 1, max: 1440, step: 1, hint: 'A route-deviation alert resolves itself when the truck has been back on its path this long.' },
   { kind: 'number', key: 'hosWarningThresholdMinutes', label: 'HOS warning before a limit', unit: 'minutes', min: 5, max: 660, step: 1, hint: 'Monitoring warns when a clock will run out within this time.' },
+  { kind: 'number', key: 'telemetryStaleMinutes', label: 'Truck silent after', unit: 'minutes', min: 1, max: 1440, step: 1, hint: 'Alert when an active route’s truck has sent no position this long (at least three monitoring intervals).' },
 ];
 
 export const RULE_SETS: Array<{ value: string; label: string }> = [
