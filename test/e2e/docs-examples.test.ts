@@ -11,11 +11,8 @@ import { createDriver, createTenant, type TenantFixture } from '../helpers/facto
 
 const PLANNING = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/planning.md'), 'utf8');
 
-/** "24:12": hours as h:mm, rounded once to the minute. */
-const hm = (hours: number) => {
-  const minutes = Math.round(hours * 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-};
+/** "24:12": whole minutes as h:mm. */
+const hm = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
 
 describe('figures quoted in the docs', () => {
   let t: TestApp;
@@ -35,12 +32,12 @@ describe('figures quoted in the docs', () => {
     const plan = async (body: Record<string, unknown>) => {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/routes/plan', headers: tenant.auth, payload: body });
       expect(res.statusCode, res.body).toBe(201);
-      return res.json<{ summary: { totalTripHours: number; totalDistanceMiles: number } }>();
+      return res.json<{ summary: { totalTripHours: number; totalDistanceMiles: number; minutes: { trip: number } } }>();
     };
     const team = await plan({ ...request, driverId: rosa, coDriverId: omar });
     const { coDriverId: _co, ...solo } = request;
     const alone = await plan({ ...solo, driverId: rosa });
-    const sentence = `takes ${hm(team.summary.totalTripHours)} for two fresh drivers against ${hm(alone.summary.totalTripHours)} for one`;
+    const sentence = `takes ${hm(team.summary.minutes.trip)} for two fresh drivers against ${hm(alone.summary.minutes.trip)} for one`;
     expect(PLANNING.replace(/\s+/g, ' ').includes(sentence), `docs/planning.md should say: ${sentence}`).toBe(true);
     const miles = `(${Math.round(team.summary.totalDistanceMiles).toLocaleString('en-US')} great-circle miles)`;
     expect(PLANNING.replace(/\s+/g, ' ').includes(miles), `docs/planning.md should say: ${miles}`).toBe(true);

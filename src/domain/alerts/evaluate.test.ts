@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateAlerts } from './evaluate.js';
+import { reconcile } from './reconcile.js';
 import { RULES, TYPE_ORDER } from './rules.js';
 import {
   ARDMORE_MI,
@@ -10,14 +11,15 @@ import {
   MIN,
   offRoute,
   onPlan,
+  openAlert,
   parked,
   pointAt,
   T0,
 } from './test-support.js';
-import { ALERT_TYPES, type AlertType, type MonitoringSnapshot } from './types.js';
+import { ALERT_TYPES, type MonitoringSnapshot, type RouteAlertType } from './types.js';
 
 /** One snapshot in which each type holds (the rule files test each in depth; this is the catalogue). */
-const SCENARIOS: Record<AlertType, MonitoringSnapshot> = {
+const SCENARIOS: Record<RouteAlertType, MonitoringSnapshot> = {
   HOS_APPROACHING_DRIVE_LIMIT: buildSnapshot({ clocks: { driveRemaining: 0.5 } }),
   HOS_APPROACHING_DUTY_LIMIT: buildSnapshot({ clocks: { windowRemaining: 0.5 } }),
   HOS_APPROACHING_CYCLE_LIMIT: buildSnapshot({ clocks: { cycleRemaining: 0.5 } }),
@@ -36,7 +38,6 @@ const SCENARIOS: Record<AlertType, MonitoringSnapshot> = {
   APPOINTMENT_AT_RISK: buildSnapshot({ etaPredictions: [{ stopIndex: 1, predictedArrival: at(3.8), source: 'visibility-sandbox', at: at(0.4) }] }),
   DOCK_DELAY: buildSnapshot({ now: at(6), positions: parked(pointAt(ARDMORE_MI), at(2.5), at(6)) }),
   DEPARTURE_DELAYED: buildSnapshot({ now: at(1), positions: parked(DALLAS, T0 - 30 * MIN, at(1)) }),
-  INTEGRATION_SYNC_FAILED: buildSnapshot({ integrationFailures: [{ integrationId: 'int_1', vendor: 'eld-sandbox', category: 'ELD', failedAt: at(0.4), error: '503' }] }),
   TELEMETRY_STALE: buildSnapshot({ now: at(1), positions: onPlan(T0, at(0.5)) }),
 };
 
@@ -45,9 +46,13 @@ describe('evaluateAlerts', () => {
     expect(evaluateAlerts(buildSnapshot())).toEqual([]);
   });
 
-  it('has a rule for each of the 20 types, under its own name', () => {
-    expect(TYPE_ORDER).toHaveLength(20);
+  it('has a rule for each of the 19 types a route raises, under its own name; the 20th is the integrations worker’s', () => {
+    expect(TYPE_ORDER).toHaveLength(19);
     for (const type of TYPE_ORDER) expect(RULES[type].type).toBe(type);
+    expect(Object.keys(ALERT_TYPES).filter((t) => !(TYPE_ORDER as string[]).includes(t))).toEqual(['INTEGRATION_SYNC_FAILED']);
+    // An open INTEGRATION_SYNC_FAILED (the integration's, no rule of the route's) is never resolved by a route's check.
+    const integrationAlert = openAlert({ type: 'INTEGRATION_SYNC_FAILED', priority: 'MEDIUM', title: 't', message: 'm', metadata: { integrationId: 'int_1' } });
+    expect(reconcile(buildSnapshot({ open: [integrationAlert] }), []).resolve).toEqual([]);
   });
 
   describe.each(TYPE_ORDER)('%s', (type) => {
@@ -75,7 +80,7 @@ describe('evaluateAlerts', () => {
   });
 
   it('returns conditions in the contract\'s type order', () => {
-    const s = buildSnapshot({ clocks: { driveRemaining: 0.5, cycleRemaining: 0.5 }, weatherDelayHours: 1, integrationFailures: SCENARIOS.INTEGRATION_SYNC_FAILED.integrationFailures });
-    expect(evaluateAlerts(s).map((c) => c.type)).toEqual(['HOS_APPROACHING_DRIVE_LIMIT', 'HOS_APPROACHING_CYCLE_LIMIT', 'WEATHER_DELAY', 'INTEGRATION_SYNC_FAILED']);
+    const s = buildSnapshot({ now: at(1), clocks: { driveRemaining: 0.5, cycleRemaining: 0.5 }, weatherDelayHours: 1, positions: onPlan(T0, at(0.5)) });
+    expect(evaluateAlerts(s).map((c) => c.type)).toEqual(['HOS_APPROACHING_DRIVE_LIMIT', 'HOS_APPROACHING_CYCLE_LIMIT', 'WEATHER_DELAY', 'TELEMETRY_STALE']);
   });
 });

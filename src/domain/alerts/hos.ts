@@ -9,7 +9,7 @@
 import { HOUR_MS, type HosClocks, type Violation } from '../hos/types.js';
 import { band, condition, num, type AlertRule, type Metadata } from './rule.js';
 import { clockText, hoursText, iso, round2, wholeMinutes } from './text.js';
-import type { AlertPriority, AlertType, MonitoringSnapshot } from './types.js';
+import type { AlertPriority, MonitoringSnapshot, RouteAlertType } from './types.js';
 
 type Hos = NonNullable<MonitoringSnapshot['hos']>;
 
@@ -34,7 +34,7 @@ export function clocksAt(clocks: HosClocks, now: number): HosClocks {
 }
 
 interface ApproachingSpec {
-  type: AlertType;
+  type: RouteAlertType;
   limit: 'DRIVE' | 'WINDOW' | 'CYCLE' | 'BREAK';
   remaining: (c: HosClocks) => number;
   /** What the remaining time is of, for texts: "driving time", "on-duty window time" … */

@@ -1,7 +1,7 @@
 /**
  * Properties of evaluate and reconcile over random snapshots of the test trip (fixed global seed, see
  * test/setup.ts): random clocks, positions (on plan, off it, parked, scattered), weather, faults, ETAs,
- * failures, settings and open alerts in every status.
+ * settings and open alerts in every status.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import {
   type MonitoringSnapshot,
   type OpenAlert,
   type PositionReport,
+  type RouteAlertType,
 } from './types.js';
 
 const PRIORITIES: AlertPriority[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
@@ -153,7 +154,6 @@ const snapshotArb: fc.Arbitrary<MonitoringSnapshot> = fc.integer({ min: -60, max
         { nil: null },
       ),
       etas: fc.array(fc.record({ stopIndex: fc.integer({ min: 0, max: 2 }), inHours: fc.double({ min: -2, max: 20, noNaN: true }) }), { maxLength: 2 }),
-      failures: fc.array(fc.constantFrom('int_eld', 'int_vis'), { maxLength: 2 }),
       settings: settingsArb,
       open: openArb(now),
       withVehicle: fc.boolean(),
@@ -176,7 +176,6 @@ const snapshotArb: fc.Arbitrary<MonitoringSnapshot> = fc.integer({ min: -60, max
         weatherDelayHours: r.weatherDelayHours,
         faults: r.faults?.map((f) => ({ code: f.code, description: f.code, severity: f.severity, active: f.active, at: now - f.minutesAgo * MIN })) ?? null,
         etaPredictions: r.etas.map((e, i) => ({ stopIndex: e.stopIndex, predictedArrival: now + e.inHours * 3_600_000, source: 'vis', at: now - i * MIN })),
-        integrationFailures: r.failures.map((id) => ({ integrationId: id, vendor: id, category: 'ELD' as const, failedAt: now - MIN, error: 'down' })),
         alerts: r.settings.alerts,
         monitoring: r.settings.monitoring,
         vehicle: r.withVehicle ? { id: 'veh_1', unit: '1042' } : null,
@@ -316,7 +315,8 @@ describe('reconcile (properties)', () => {
       fc.property(snapshotArb, (s) => {
         for (const c of evaluateAlerts(s)) {
           const stored = JSON.parse(JSON.stringify(c.metadata)) as Record<string, unknown>;
-          expect(RULES[c.type].fingerprint(stored)).toBe(RULES[c.type].fingerprint(c.metadata));
+          const rule = RULES[c.type as RouteAlertType];
+          expect(rule.fingerprint(stored)).toBe(rule.fingerprint(c.metadata));
         }
       }),
     );

@@ -9,16 +9,21 @@
  */
 import { buildContext } from './context.js';
 import { RULES } from './rules.js';
-import type { AlertCondition, AlertType, MonitoringSnapshot, OpenAlert, Reconciliation } from './types.js';
+import type { AlertCondition, MonitoringSnapshot, OpenAlert, Reconciliation, RouteAlertType } from './types.js';
 
 const snoozing = (alert: OpenAlert, now: number): boolean =>
   alert.status === 'SNOOZED' && alert.snoozedUntil !== null && alert.snoozedUntil > now;
 
-/** Open alerts by type, oldest first (the oldest is the one kept if the store ever holds two). */
-function openByType(open: readonly OpenAlert[]): Map<AlertType, OpenAlert[]> {
-  const byType = new Map<AlertType, OpenAlert[]>();
+/**
+ * Open alerts by type, oldest first (the oldest is the one kept if the store ever holds two). Only the
+ * types a route's rules judge: an integration's INTEGRATION_SYNC_FAILED is never a route's to resolve.
+ */
+function openByType(open: readonly OpenAlert[]): Map<RouteAlertType, OpenAlert[]> {
+  const byType = new Map<RouteAlertType, OpenAlert[]>();
   for (const alert of [...open].sort((a, b) => a.createdAt - b.createdAt)) {
-    byType.set(alert.type, [...(byType.get(alert.type) ?? []), alert]);
+    if (!(alert.type in RULES)) continue;
+    const type = alert.type as RouteAlertType;
+    byType.set(type, [...(byType.get(type) ?? []), alert]);
   }
   return byType;
 }
@@ -27,8 +32,9 @@ export function reconcile(snapshot: MonitoringSnapshot, conditions: AlertConditi
   const ctx = buildContext(snapshot);
   const result: Reconciliation = { create: [], update: [], resolve: [], resurface: [] };
   const open = openByType(snapshot.open);
-  const holding = new Map<AlertType, AlertCondition>();
-  for (const c of conditions) if (!holding.has(c.type)) holding.set(c.type, c);
+  const holding = new Map<RouteAlertType, AlertCondition>();
+  // Conditions come from the route's rules (evaluateAlerts): their types are the route's.
+  for (const c of conditions) if (!holding.has(c.type as RouteAlertType)) holding.set(c.type as RouteAlertType, c);
 
   for (const [type, condition] of holding) {
     const alert = open.get(type)?.[0];

@@ -1,11 +1,11 @@
 /** The shape of one alert rule, and small helpers the rules share. */
 import type { RuleContext } from './context.js';
-import type { AlertCondition, AlertPriority, AlertType, OpenAlert } from './types.js';
+import type { AlertCondition, AlertPriority, AlertType, OpenAlert, RouteAlertType } from './types.js';
 
 export type Metadata = Record<string, unknown>;
 
 export interface AlertRule {
-  type: AlertType;
+  type: RouteAlertType;
   /** The condition that holds now, or null. */
   evaluate(ctx: RuleContext): AlertCondition | null;
   /**

@@ -1,47 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { check, conditionOf, raiseThenCheck } from './test-checks.js';
 import { at, buildSnapshot, MIN, onPlan, openAlert, T0 } from './test-support.js';
-import type { IntegrationFailure } from './types.js';
-
-const failure = (integrationId: string, extra: Partial<IntegrationFailure> = {}): IntegrationFailure => ({
-  integrationId,
-  vendor: integrationId === 'int_eld' ? 'eld-sandbox' : 'visibility-sandbox',
-  category: integrationId === 'int_eld' ? 'ELD' : 'TMS',
-  failedAt: at(0.4),
-  error: 'HTTP 503 from vendor',
-  ...extra,
-});
-
-describe('INTEGRATION_SYNC_FAILED', () => {
-  it('fires MEDIUM for a failed sync, listing the failures in metadata', () => {
-    const c = conditionOf(buildSnapshot({ integrationFailures: [failure('int_eld')] }), 'INTEGRATION_SYNC_FAILED')!;
-    expect(c.priority).toBe('MEDIUM');
-    expect(c.title).toBe('Integration sync failed: eld-sandbox (ELD)');
-    expect(c.message).toBe("Data for Jane Doe (unit 1042)'s route may be out of date: eld-sandbox (ELD) failed at 2026-03-02 12:24 UTC: HTTP 503 from vendor.");
-    expect(c.metadata).toEqual({
-      failures: [{ integrationId: 'int_eld', vendor: 'eld-sandbox', category: 'ELD', failedAt: new Date(at(0.4)).toISOString(), error: 'HTTP 503 from vendor' }],
-      failureCount: 1,
-      latestFailureAt: new Date(at(0.4)).toISOString(),
-    });
-  });
-
-  it('does not fire without failures', () => {
-    expect(conditionOf(buildSnapshot(), 'INTEGRATION_SYNC_FAILED')).toBeUndefined();
-  });
-
-  it('another failing integration is material; a retry failing again is not', () => {
-    const open = openAlert(conditionOf(buildSnapshot({ integrationFailures: [failure('int_eld')] }), 'INTEGRATION_SYNC_FAILED')!);
-    expect(check(buildSnapshot({ integrationFailures: [failure('int_eld', { failedAt: at(0.45), error: 'timeout' })] }), [open]).update).toEqual([]);
-    const two = check(buildSnapshot({ integrationFailures: [failure('int_eld'), failure('int_vis')] }), [open]);
-    expect(two.update).toMatchObject([{ priorityChanged: false, condition: { title: '2 integration sync failures: eld-sandbox (ELD), visibility-sandbox (TMS)' } }]);
-  });
-
-  it('clears through reconcile when the integrations sync again', () => {
-    const { result } = raiseThenCheck(buildSnapshot({ integrationFailures: [failure('int_eld')] }), buildSnapshot(), 'INTEGRATION_SYNC_FAILED');
-    expect(result.resolve[0]?.resolution).toBe('The integrations feeding this route are syncing again');
-  });
-});
-
 describe('TELEMETRY_STALE', () => {
   /** Positions on plan until `lastAt`, checked at `now`. */
   const silentSince = (lastAt: number, now: number, extra: Parameters<typeof buildSnapshot>[0] = {}) =>

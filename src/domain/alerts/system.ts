@@ -1,4 +1,7 @@
-/** System rules: INTEGRATION_SYNC_FAILED, TELEMETRY_STALE. */
+/**
+ * System rules of a route: TELEMETRY_STALE. (INTEGRATION_SYNC_FAILED, the other SYSTEM type, is an
+ * integration's, raised and resolved by the integrations worker: src/modules/integrations/integrations.alerts.ts.)
+ */
 import type { RuleContext } from './context.js';
 import { condition, idSet, type AlertRule } from './rule.js';
 import { clockText, iso, MINUTE_MS, minutesText, plural, wholeMinutes } from './text.js';
@@ -8,31 +11,7 @@ export const DEFAULT_STALE_MINUTES = 15;
 /** … or after this many monitoring intervals without one, if that is longer (a check cannot see sooner). */
 export const STALE_INTERVALS = 3;
 
-export const integrationSyncFailed: AlertRule = {
-  type: 'INTEGRATION_SYNC_FAILED',
-  evaluate(ctx) {
-    const failures = [...ctx.snapshot.integrationFailures].sort((a, b) => a.failedAt - b.failedAt);
-    const latest = failures[failures.length - 1];
-    if (latest === undefined) return null;
-    const vendors = [...new Set(failures.map((f) => `${f.vendor} (${f.category})`))].join(', ');
-    return condition(
-      'INTEGRATION_SYNC_FAILED',
-      'MEDIUM',
-      failures.length === 1 ? `Integration sync failed: ${vendors}` : `${plural(failures.length, 'integration sync failure')}: ${vendors}`,
-      `Data for ${ctx.subject}'s route may be out of date: ${failures.map((f) => `${f.vendor} (${f.category}) failed at ${clockText(f.failedAt)}: ${f.error}`).join('; ')}.`,
-      {
-        failures: failures.map((f) => ({ integrationId: f.integrationId, vendor: f.vendor, category: f.category, failedAt: iso(f.failedAt), error: f.error })),
-        failureCount: failures.length,
-        latestFailureAt: iso(latest.failedAt),
-      },
-    );
-  },
-  // Which integrations are failing, not each retry's time or error text.
-  fingerprint: (m) => idSet(m, 'failures', 'integrationId'),
-  cleared: () => 'The integrations feeding this route are syncing again',
-};
-
-/** How old the latest position may get: max(15 min, 3 monitoring intervals). */
+/** How old the latest position may get: max(telemetryStaleMinutes, 3 monitoring intervals). */
 export function staleAfterMs(ctx: RuleContext): number {
   return Math.max(ctx.monitoring.telemetryStaleMinutes * MINUTE_MS, STALE_INTERVALS * ctx.monitoring.monitoringIntervalSeconds * 1000);
 }
@@ -72,4 +51,4 @@ export const telemetryStale: AlertRule = {
   },
 };
 
-export const SYSTEM_RULES: AlertRule[] = [integrationSyncFailed, telemetryStale];
+export const SYSTEM_RULES: AlertRule[] = [telemetryStale];

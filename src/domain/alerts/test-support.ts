@@ -244,7 +244,6 @@ export function buildSnapshot(overrides: SnapshotOverrides = {}): MonitoringSnap
     weatherDelayHours: 0,
     faults: [],
     etaPredictions: [],
-    integrationFailures: [],
     settings: { alerts: { ...DEFAULT_ALERT_SETTINGS, ...alerts }, monitoring: { ...DEFAULT_MONITORING_SETTINGS, ...monitoring } },
     open: [],
     ...rest,

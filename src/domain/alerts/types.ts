@@ -35,6 +35,13 @@ export const ALERT_TYPES = {
 
 export type AlertType = keyof typeof ALERT_TYPES;
 
+/**
+ * The types a route's monitoring raises and resolves from its snapshot: all but INTEGRATION_SYNC_FAILED,
+ * which belongs to an integration, not to a route — the integrations worker raises it when a sync fails
+ * and resolves it when one succeeds (src/modules/integrations/integrations.alerts.ts).
+ */
+export type RouteAlertType = Exclude<AlertType, 'INTEGRATION_SYNC_FAILED'>;
+
 /** Accepted wherever a type is filtered: the four HOS_APPROACHING_* types and HOS_BREAK_REQUIRED. */
 export const HOS_APPROACHING_LIMIT_TYPES: readonly AlertType[] = [
   'HOS_APPROACHING_DRIVE_LIMIT',
@@ -103,15 +110,6 @@ export interface EtaPrediction {
   at: number;
 }
 
-/** A failed sync of an integration that feeds this route's data (ELD for the driver or vehicle, visibility, weather). */
-export interface IntegrationFailure {
-  integrationId: string;
-  vendor: string;
-  category: 'ELD' | 'TMS' | 'FUEL' | 'WEATHER';
-  failedAt: number;
-  error: string;
-}
-
 /** An unresolved alert of this route (at most one per type). */
 export interface OpenAlert {
   id: string;
@@ -154,7 +152,6 @@ export interface MonitoringSnapshot {
   /** null: no diagnostics source configured. */
   faults: FaultCode[] | null;
   etaPredictions: EtaPrediction[];
-  integrationFailures: IntegrationFailure[];
   settings: { alerts: AlertSettings; monitoring: MonitoringSettings };
   open: OpenAlert[];
 }

@@ -15,6 +15,7 @@
  * The fresh plan comes from the HOS planner (which audits it with the driver's history); nothing here
  * does I/O or reads the clock.
  */
+import { exactHours, planMinutes } from '../planning/minutes.js';
 import { AT_PLACE_MILES, locateOnPath, plannedMilesAt, plannedPathOf, planTimesAtMiles } from '../alerts/planned-path.js';
 import { haversineMiles, type LatLng } from '../geo/geodesy.js';
 import type { PlanResult, PlanStop, PlanSummary, Segment, StopEta } from '../planning/types.js';
@@ -147,10 +148,11 @@ export function mergeReplan(plan: CurrentPlan, completed: number, fresh: PlanRes
   const share = plan.summary.totalDistanceMiles > 0 ? k.miles / plan.summary.totalDistanceMiles : 0;
   const summary: PlanSummary = {
     totalDistanceMiles: round2(k.miles + f.totalDistanceMiles),
-    totalDriveHours: round2(k.drive + f.totalDriveHours),
-    totalOnDutyHours: round2(k.onDuty + f.totalOnDutyHours),
-    totalRestHours: round2(k.rest + f.totalRestHours),
-    totalTripHours: round2((ms(fresh.arrivalTime) - ms(plan.departureTime)) / HOUR_MS),
+    totalDriveHours: exactHours(k.drive + f.totalDriveHours),
+    totalOnDutyHours: exactHours(k.onDuty + f.totalOnDutyHours),
+    totalRestHours: exactHours(k.rest + f.totalRestHours),
+    totalTripHours: exactHours((ms(fresh.arrivalTime) - ms(plan.departureTime)) / HOUR_MS),
+    minutes: planMinutes(plan.departureTime, fresh.arrivalTime, segments),
     restStops: k.restStops + f.restStops,
     breaks: k.breaks + f.breaks,
     fuelStops: k.fuelStops + f.fuelStops,

@@ -7,6 +7,7 @@
  * the fuel optimizer and are merged with rests where in range. The finished timeline is replayed
  * through the engine's independent auditor; a plan with a violation is never returned.
  */
+import { exactHours, planMinutes } from './minutes.js';
 import {
   advance,
   audit,
@@ -777,10 +778,11 @@ function summarise(input: PlanInput, trip: Trip, path: RoutePath): PlanResult {
     arrivalTime: iso(trip.t),
     summary: {
       totalDistanceMiles: round2(path.totalMiles),
-      totalDriveHours: round2(drive),
-      totalOnDutyHours: round2(onDuty),
-      totalRestHours: round2(rest),
-      totalTripHours: round2(totalTrip),
+      totalDriveHours: exactHours(drive),
+      totalOnDutyHours: exactHours(onDuty),
+      totalRestHours: exactHours(rest),
+      totalTripHours: exactHours(totalTrip),
+      minutes: planMinutes(iso(input.departureTime), iso(trip.t), trip.segments),
       restStops,
       breaks,
       fuelStops,

@@ -184,12 +184,30 @@ export interface StopEta {
   resolution?: StopResolution;
 }
 
+/**
+ * A plan's durations in whole minutes as its timeline adds them up: each segment measured between its
+ * start and its end, each rounded to the nearest minute (half up), so that the parts add up to the totals
+ * (the drives to `drive`, every segment to `trip`) and every screen that shows the plan says the same
+ * minute. The exact hours are the summary's total…Hours.
+ */
+export interface PlanMinutes {
+  drive: number;
+  /** Driving, docks and fuel stops. */
+  onDuty: number;
+  /** Rests, breaks and waits (a team's driver changes). */
+  rest: number;
+  /** Departure to arrival. */
+  trip: number;
+}
+
 export interface PlanSummary {
   totalDistanceMiles: number;
+  /** Exact (to 7 decimals, as each segment's duration_hours): the sum of the drive segments. */
   totalDriveHours: number;
   totalOnDutyHours: number;
   totalRestHours: number;
   totalTripHours: number;
+  minutes: PlanMinutes;
   restStops: number;
   breaks: number;
   fuelStops: number;

@@ -106,7 +106,7 @@ export function dbMonitoringSources(db: Database): MonitoringSources {
 
       for (const route of routes) {
         const key = `${route.tenantId}|${route.routeId}`;
-        const signal: RouteSignals = { ...NO_SIGNALS, etaPredictions: [], integrationFailures: [] };
+        const signal: RouteSignals = { ...NO_SIGNALS, etaPredictions: [] };
         const c = clocks.get(`${route.tenantId}|${route.driverId}`);
         if (c) signal.eldClocks = toEldClocks(c);
         const co = route.coDriverId ? clocks.get(`${route.tenantId}|${route.coDriverId}`) : undefined;

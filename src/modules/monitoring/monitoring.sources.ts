@@ -1,5 +1,5 @@
 import type { EldReportedClocks } from '../../domain/hos/eld-clocks.js';
-import type { EtaPrediction, FaultCode, IntegrationFailure, WeatherHazard } from '../../domain/alerts/types.js';
+import type { EtaPrediction, FaultCode, WeatherHazard } from '../../domain/alerts/types.js';
 
 /** One route being checked, as the integration sources need to know it. */
 export interface MonitoredRoute {
@@ -21,7 +21,6 @@ export interface RouteSignals {
   weatherDelayHours: number | null;
   faults: FaultCode[] | null;
   etaPredictions: EtaPrediction[];
-  integrationFailures: IntegrationFailure[];
   /** Clocks an ELD reported for the driver (source = vendor key); null: the duty-status log alone. */
   eldClocks: { source: string; reported: EldReportedClocks } | null;
   /** Team routes: the co-driver's ELD clocks, the same way (absent or null: the co-driver's log alone). */
@@ -29,8 +28,8 @@ export interface RouteSignals {
 }
 
 /**
- * The integration data monitoring feeds to the alert rules (weather, diagnostics, visibility ETAs, sync
- * failures, ELD clocks), asked for a whole batch of routes at once. It is called outside any database
+ * The integration data monitoring feeds to the alert rules (weather, diagnostics, visibility ETAs, ELD
+ * clocks), asked for a whole batch of routes at once. It is called outside any database
  * transaction. The app reads what the integrations stored (`dbMonitoringSources`); until a tenant
  * connects one, the answer is "no source" and the rules that need it stay silent. Tests pass fakes.
  */
@@ -38,7 +37,7 @@ export interface MonitoringSources {
   signals(routes: MonitoredRoute[], now: Date): Promise<Map<string, RouteSignals>>;
 }
 
-export const NO_SIGNALS: RouteSignals = { weather: null, weatherDelayHours: null, faults: null, etaPredictions: [], integrationFailures: [], eldClocks: null };
+export const NO_SIGNALS: RouteSignals = { weather: null, weatherDelayHours: null, faults: null, etaPredictions: [], eldClocks: null };
 
 export const noMonitoringSources: MonitoringSources = {
   async signals() {

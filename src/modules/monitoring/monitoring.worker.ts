@@ -168,7 +168,6 @@ function buildSnapshot(
     weatherDelayHours: signals.weatherDelayHours,
     faults: signals.faults,
     etaPredictions: signals.etaPredictions,
-    integrationFailures: signals.integrationFailures,
     settings: { alerts: f.alerts, monitoring: f.monitoring },
     open,
   };

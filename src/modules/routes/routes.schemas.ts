@@ -189,10 +189,20 @@ export const SegmentSchema = Type.Union([
 
 export const RouteSummary = Type.Object({
   totalDistanceMiles: Type.Number(),
-  totalDriveHours: Type.Number(),
+  totalDriveHours: Type.Number({ description: 'Exact: the drive segments’ duration_hours added up (7 decimals)' }),
   totalOnDutyHours: Type.Number(),
   totalRestHours: Type.Number(),
   totalTripHours: Type.Number(),
+  // Optional only because plans stored before it existed lack it; every new plan has it.
+  minutes: Type.Optional(
+    Type.Object(
+      { drive: Type.Integer(), onDuty: Type.Integer(), rest: Type.Integer(), trip: Type.Integer() },
+      {
+        description:
+          'The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen.',
+      },
+    ),
+  ),
   restStops: Type.Integer(),
   breaks: Type.Integer(),
   fuelStops: Type.Integer(),

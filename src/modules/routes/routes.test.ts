@@ -60,6 +60,7 @@ interface Summary {
   totalOnDutyHours: number;
   totalRestHours: number;
   totalTripHours: number;
+  minutes: { drive: number; onDuty: number; rest: number; trip: number };
   restStops: number;
   breaks: number;
   fuelStops: number;
@@ -268,10 +269,23 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(Object.keys(p.summary).sort()).toEqual(
       [
         'appointmentsMissed', 'breaks', 'distanceMethod', 'estimatedFuelCost', 'fuelBurnedGallons', 'fuelPurchasedCost', 'fuelPurchasedGallons', 'fuelStops',
-        'hosViolations', 'restStops', 'totalDistanceMiles', 'totalDriveHours', 'totalOnDutyHours', 'totalRestHours', 'totalTripHours',
+        'hosViolations', 'minutes', 'restStops', 'totalDistanceMiles', 'totalDriveHours', 'totalOnDutyHours', 'totalRestHours', 'totalTripHours',
       ].sort(),
     );
     expect(p.summary.distanceMethod).toBe('haversine');
+    // Exact hours: the drive segments' durations added up, not rounded to hundredths.
+    const driveSegments = p.segments.filter((s) => s.type === 'drive');
+    expect(p.summary.totalDriveHours).toBeCloseTo(driveSegments.reduce((a, s) => a + s.duration_hours, 0), 6);
+    // The minutes a timeline of the plan adds up to: each segment between its start and end rounded to the minute.
+    const minute = (iso: string) => Math.round(Date.parse(iso) / 60_000);
+    const minutes = (types: string[]) => p.segments.filter((s) => types.includes(s.type)).reduce((a, s) => a + minute(s.end_time) - minute(s.start_time), 0);
+    expect(p.summary.minutes).toEqual({
+      drive: minutes(['drive']),
+      onDuty: minutes(['drive', 'dock', 'fuel']),
+      rest: minutes(['rest', 'wait']),
+      trip: minute(p.arrivalTime) - minute(p.departureTime),
+    });
+    expect(minutes(['drive', 'dock', 'fuel', 'rest', 'wait'])).toBe(p.summary.minutes.trip);
     expectConsistentPlan(p);
     // Dallas → Los Angeles is ~1,240 great-circle miles: more than two days' driving at 55 mph.
     expect(p.summary.totalDistanceMiles).toBeGreaterThan(1_200);

@@ -13846,10 +13846,18 @@ export interface operations {
                         distanceMethod: string;
                         summary: {
                             totalDistanceMiles: number;
+                            /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                             totalDriveHours: number;
                             totalOnDutyHours: number;
                             totalRestHours: number;
                             totalTripHours: number;
+                            /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                            minutes?: {
+                                drive: number;
+                                onDuty: number;
+                                rest: number;
+                                trip: number;
+                            };
                             restStops: number;
                             breaks: number;
                             fuelStops: number;
@@ -14220,10 +14228,18 @@ export interface operations {
                             arrivalTime: string;
                             summary: {
                                 totalDistanceMiles: number;
+                                /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                                 totalDriveHours: number;
                                 totalOnDutyHours: number;
                                 totalRestHours: number;
                                 totalTripHours: number;
+                                /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                                minutes?: {
+                                    drive: number;
+                                    onDuty: number;
+                                    rest: number;
+                                    trip: number;
+                                };
                                 restStops: number;
                                 breaks: number;
                                 fuelStops: number;
@@ -14390,10 +14406,18 @@ export interface operations {
                         distanceMethod: string;
                         summary: {
                             totalDistanceMiles: number;
+                            /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                             totalDriveHours: number;
                             totalOnDutyHours: number;
                             totalRestHours: number;
                             totalTripHours: number;
+                            /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                            minutes?: {
+                                drive: number;
+                                onDuty: number;
+                                rest: number;
+                                trip: number;
+                            };
                             restStops: number;
                             breaks: number;
                             fuelStops: number;
@@ -14765,10 +14789,18 @@ export interface operations {
                         distanceMethod: string;
                         summary: {
                             totalDistanceMiles: number;
+                            /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                             totalDriveHours: number;
                             totalOnDutyHours: number;
                             totalRestHours: number;
                             totalTripHours: number;
+                            /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                            minutes?: {
+                                drive: number;
+                                onDuty: number;
+                                rest: number;
+                                trip: number;
+                            };
                             restStops: number;
                             breaks: number;
                             fuelStops: number;
@@ -15140,10 +15172,18 @@ export interface operations {
                         distanceMethod: string;
                         summary: {
                             totalDistanceMiles: number;
+                            /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                             totalDriveHours: number;
                             totalOnDutyHours: number;
                             totalRestHours: number;
                             totalTripHours: number;
+                            /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                            minutes?: {
+                                drive: number;
+                                onDuty: number;
+                                rest: number;
+                                trip: number;
+                            };
                             restStops: number;
                             breaks: number;
                             fuelStops: number;
@@ -15517,10 +15557,18 @@ export interface operations {
                         distanceMethod: string;
                         summary: {
                             totalDistanceMiles: number;
+                            /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                             totalDriveHours: number;
                             totalOnDutyHours: number;
                             totalRestHours: number;
                             totalTripHours: number;
+                            /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                            minutes?: {
+                                drive: number;
+                                onDuty: number;
+                                rest: number;
+                                trip: number;
+                            };
                             restStops: number;
                             breaks: number;
                             fuelStops: number;
@@ -16220,10 +16268,18 @@ export interface operations {
                             distanceMethod: string;
                             summary: {
                                 totalDistanceMiles: number;
+                                /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                                 totalDriveHours: number;
                                 totalOnDutyHours: number;
                                 totalRestHours: number;
                                 totalTripHours: number;
+                                /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                                minutes?: {
+                                    drive: number;
+                                    onDuty: number;
+                                    rest: number;
+                                    trip: number;
+                                };
                                 restStops: number;
                                 breaks: number;
                                 fuelStops: number;
@@ -16674,10 +16730,18 @@ export interface operations {
                             supersededAt: string | null;
                             summary: {
                                 totalDistanceMiles: number;
+                                /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                                 totalDriveHours: number;
                                 totalOnDutyHours: number;
                                 totalRestHours: number;
                                 totalTripHours: number;
+                                /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                                minutes?: {
+                                    drive: number;
+                                    onDuty: number;
+                                    rest: number;
+                                    trip: number;
+                                };
                                 restStops: number;
                                 breaks: number;
                                 fuelStops: number;
@@ -16866,10 +16930,18 @@ export interface operations {
                         distanceMethod: string;
                         summary: {
                             totalDistanceMiles: number;
+                            /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                             totalDriveHours: number;
                             totalOnDutyHours: number;
                             totalRestHours: number;
                             totalTripHours: number;
+                            /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                            minutes?: {
+                                drive: number;
+                                onDuty: number;
+                                rest: number;
+                                trip: number;
+                            };
                             restStops: number;
                             breaks: number;
                             fuelStops: number;
@@ -17304,10 +17376,18 @@ export interface operations {
                             arrivalTime: string | null;
                             summary: {
                                 totalDistanceMiles: number;
+                                /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                                 totalDriveHours: number;
                                 totalOnDutyHours: number;
                                 totalRestHours: number;
                                 totalTripHours: number;
+                                /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                                minutes?: {
+                                    drive: number;
+                                    onDuty: number;
+                                    rest: number;
+                                    trip: number;
+                                };
                                 restStops: number;
                                 breaks: number;
                                 fuelStops: number;
@@ -17569,10 +17649,18 @@ export interface operations {
                             distanceMethod: string;
                             summary: {
                                 totalDistanceMiles: number;
+                                /** @description Exact: the drive segments’ duration_hours added up (7 decimals) */
                                 totalDriveHours: number;
                                 totalOnDutyHours: number;
                                 totalRestHours: number;
                                 totalTripHours: number;
+                                /** @description The durations in whole minutes as the plan’s timeline adds them up: each segment from its start to its end, each rounded to the nearest minute, so the parts add up to these totals (drives to drive; docks, fuel stops and drives to onDuty; rests and waits to rest; everything to trip). What to show a person, the same on every screen. */
+                                minutes?: {
+                                    drive: number;
+                                    onDuty: number;
+                                    rest: number;
+                                    trip: number;
+                                };
                                 restStops: number;
                                 breaks: number;
                                 fuelStops: number;

@@ -49,7 +49,9 @@ const RESTING = new Set(['rest', 'wait']);
 
 /**
  * A plan's totals in minutes from its segments (as the planner adds them up: on duty is driving, docks
- * and fuel stops; resting is rests, breaks and waits) and the trip from departure to arrival.
+ * and fuel stops; resting is rests, breaks and waits) and the trip from departure to arrival. The server
+ * computes the same (src/domain/planning/minutes.ts) into `summary.minutes`; test/plan-minutes.test.ts
+ * holds the two to the same answers.
  */
 export function planTotals(plan: { departureTime: string; arrivalTime: string; segments: readonly PlanSegmentTimes[] }): PlanTotals {
   const totals: PlanTotals = { drive: 0, onDuty: 0, rest: 0, trip: minutesBetween(plan.departureTime, plan.arrivalTime) };
@@ -61,4 +63,20 @@ export function planTotals(plan: { departureTime: string; arrivalTime: string; s
     if (RESTING.has(s.type)) totals.rest += minutes;
   }
   return totals;
+}
+
+/**
+ * The minutes to show for a plan or a route in a list: the server's `summary.minutes` (what every screen
+ * shows), or for a plan stored before it existed, its segments' (when at hand) or the hours rounded once.
+ */
+export function summaryMinutes(plan: {
+  summary: { minutes?: PlanTotals; totalDriveHours: number; totalOnDutyHours: number; totalRestHours: number; totalTripHours: number };
+  departureTime?: string;
+  arrivalTime?: string;
+  segments?: readonly PlanSegmentTimes[];
+}): PlanTotals {
+  if (plan.summary.minutes) return plan.summary.minutes;
+  if (plan.segments && plan.departureTime && plan.arrivalTime) return planTotals({ departureTime: plan.departureTime, arrivalTime: plan.arrivalTime, segments: plan.segments });
+  const m = (hours: number) => roundMinutes(Math.round(hours * HOUR_MS));
+  return { drive: m(plan.summary.totalDriveHours), onDuty: m(plan.summary.totalOnDutyHours), rest: m(plan.summary.totalRestHours), trip: m(plan.summary.totalTripHours) };
 }

@@ -4,6 +4,7 @@ import {
   driverNames,
   driverChangeNote,
   drivingHoursOf,
+  drivingMinutesOf,
   dutyDrivers,
   isDriverChange,
   teammateLabel,
@@ -118,6 +119,11 @@ describe('a team plan, driver by driver', () => {
     expect(driving(OMAR)).toBeCloseTo(drivingHoursOf(segments, OMAR), 9);
     const all = segments.filter((s) => s.type === 'drive').reduce((sum, s) => sum + s.duration_hours!, 0);
     expect(driving(ROSA) + driving(OMAR)).toBeCloseTo(all, 9);
+    // In the timeline's minutes the two drivers' driving adds up to the plan's.
+    const minute = (iso: string) => Math.round(Date.parse(iso) / 60_000);
+    const planDrive = segments.filter((s) => s.type === 'drive').reduce((sum, s) => sum + minute(s.end_time) - minute(s.start_time), 0);
+    expect(drivingMinutesOf(segments, ROSA) + drivingMinutesOf(segments, OMAR)).toBe(planDrive);
+    expect(drivingMinutesOf(segments, ROSA)).toBe(11.5 * 60);
     // Each grid covers the whole trip, day by day.
     for (const id of [ROSA, OMAR]) {
       const days = logDays(spansOf(segments, id), from, to, 'America/Chicago');

@@ -5,6 +5,7 @@
  * next (the driver view). Pure; tested in team.test.ts.
  */
 import { dutyOfSegment, startOfDay, type DutyChange, type DutyStatus } from './duty';
+import { minutesBetween } from './durations';
 import { dateTime, timeOnly } from './format';
 
 /** What this module reads of a plan's segments (drive, rest, dock, fuel, wait). */
@@ -121,6 +122,11 @@ export function teamDutyChanges(segments: readonly TeamSegment[], driverId: stri
 /** Hours each driver drives in the plan (the sum of their drive segments). */
 export function drivingHoursOf(segments: readonly TeamSegment[], driverId: string): number {
   return segments.reduce((sum, s) => (s.type === 'drive' && s.driver_id === driverId ? sum + (Date.parse(s.end_time) - Date.parse(s.start_time)) / 3_600_000 : sum), 0);
+}
+
+/** The same in whole minutes as the timeline counts them (each drive between its start and end rounded to the minute): the two drivers' add up to the plan's `summary.minutes.drive`. */
+export function drivingMinutesOf(segments: readonly TeamSegment[], driverId: string): number {
+  return segments.reduce((sum, s) => (s.type === 'drive' && s.driver_id === driverId ? sum + minutesBetween(s.start_time, s.end_time) : sum), 0);
 }
 
 /** A stretch one driver has the wheel: from the start of their first drive to the end of their last. */

@@ -2,7 +2,8 @@
 import { Link } from 'wouter';
 import { api, unwrap, type Ok } from '../../api/client';
 import { ErrorBanner, Loading, StatusBadge } from '../../components/ui';
-import { dateTime, hoursMinutes, miles } from '../../lib/format';
+import { formatMinutes, summaryMinutes } from '../../lib/durations';
+import { dateTime, miles } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
 import { RecordTable, type Column } from './common';
 
@@ -14,7 +15,7 @@ const ROUTE_COLUMNS: Array<Column<RouteRow>> = [
   { header: 'Departure', cell: (r) => dateTime(r.departureTime) },
   { header: 'Arrival', cell: (r) => dateTime(r.arrivalTime) },
   { header: 'Distance', cell: (r) => miles(r.summary.totalDistanceMiles), className: 'num' },
-  { header: 'Driving', cell: (r) => hoursMinutes(r.summary.totalDriveHours), className: 'num' },
+  { header: 'Driving', cell: (r) => formatMinutes(summaryMinutes(r).drive), className: 'num' },
   { header: 'Rests', cell: (r) => r.summary.restStops, className: 'num' },
 ];
 

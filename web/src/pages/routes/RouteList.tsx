@@ -4,7 +4,8 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
 import { ErrorBanner, Loading, PageHeader, Pagination, SelectField, StatusBadge, TableWrap } from '../../components/ui';
-import { hoursMinutes, miles } from '../../lib/format';
+import { formatMinutes, summaryMinutes } from '../../lib/durations';
+import { miles } from '../../lib/format';
 import { inZone } from '../../lib/local-time';
 import { useApi } from '../../lib/use-api';
 import './routes.css';
@@ -93,7 +94,7 @@ export function RouteListPage() {
                     <td>{inZone(r.departureTime)}</td>
                     <td>{inZone(r.arrivalTime)}</td>
                     <td>{miles(r.summary.totalDistanceMiles)}</td>
-                    <td>{hoursMinutes(r.summary.totalDriveHours)}</td>
+                    <td>{formatMinutes(summaryMinutes(r).drive)}</td>
                     <td>
                       {r.summary.restStops} · {r.summary.breaks} · {r.summary.fuelStops}
                     </td>

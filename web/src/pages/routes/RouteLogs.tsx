@@ -5,9 +5,9 @@
  */
 import { LogGrid } from '../../components/LogGrid';
 import { planDutyChanges } from '../../lib/duty';
-import { hoursMinutes } from '../../lib/format';
+import { formatMinutes, summaryMinutes } from '../../lib/durations';
 import type { RoutePlan } from '../../lib/route-map';
-import { drivingHoursOf, nameOf, teamDutyChanges } from '../../lib/team';
+import { drivingMinutesOf, nameOf, teamDutyChanges } from '../../lib/team';
 
 export function RouteLogs({ plan, names, timeZone }: { plan: RoutePlan; names: Readonly<Record<string, string>>; timeZone: string }) {
   const fromMs = Date.parse(plan.departureTime);
@@ -32,7 +32,7 @@ export function RouteLogs({ plan, names, timeZone }: { plan: RoutePlan; names: R
           <div className="card" key={id} data-testid="team-log" data-driver-id={id}>
             <h2>{title}</h2>
             <p className="muted small team-log-note">
-              {name} drives {hoursMinutes(drivingHoursOf(plan.segments, id))} of the trip’s {hoursMinutes(plan.summary.totalDriveHours)} and is in the sleeper berth while {other} drives. Day by day in the
+              {name} drives {formatMinutes(drivingMinutesOf(plan.segments, id))} of the trip’s {formatMinutes(summaryMinutes(plan).drive)} and is in the sleeper berth while {other} drives. Day by day in the
               departure’s time zone ({timeZone}).
             </p>
             <LogGrid changes={teamDutyChanges(plan.segments, id)} fromMs={fromMs} toMs={toMs} timeZone={timeZone} title={title} />

@@ -3,7 +3,7 @@
  * its start and end to the nearest minute), so the summary and the timeline agree to the minute.
  */
 import { Facts } from '../../components/ui';
-import { formatMinutes, planTotals } from '../../lib/durations';
+import { formatMinutes, summaryMinutes } from '../../lib/durations';
 import { miles, money } from '../../lib/format';
 import { inZone } from '../../lib/local-time';
 import type { RoutePlan } from '../../lib/route-map';
@@ -12,7 +12,7 @@ export function RouteSummary({ plan }: { plan: RoutePlan }) {
   const s = plan.summary;
   const first = plan.stops[0];
   const last = plan.stops[plan.stops.length - 1];
-  const totals = planTotals(plan);
+  const totals = summaryMinutes(plan);
   const fuelBought = s.fuelPurchasedCost !== undefined ? `${money(s.fuelPurchasedCost)} (${Math.round(s.fuelPurchasedGallons ?? 0)} gal)` : '—';
   const fuelBurned = `${money(s.estimatedFuelCost)}${s.fuelBurnedGallons !== undefined ? ` (${Math.round(s.fuelBurnedGallons)} gal)` : ''}`;
   return (
