@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
+import { finishOpenApiDocument } from './lib/openapi-document.js';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -250,9 +251,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'User access token (JWT) or API key' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'API key as a query parameter: GET /api/v1/sse/alerts only (EventSource cannot set headers)' },
         },
       },
     },
+    transformObject: (document) => finishOpenApiDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   registerAuth(app, deps);

@@ -41,6 +41,9 @@ export const IdParam = <K extends string>(name: K, prefix: string): TObject<Reco
 /** OpenAPI security requirement of routes that take a user access token or an API key. */
 export const TENANT_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKey: [] }];
 
+/** The SSE stream's: also an API key in the query (`?apiKey=`), which EventSource needs. */
+export const SSE_SECURITY: Array<Record<string, string[]>> = [...TENANT_SECURITY, { apiKeyQuery: [] }];
+
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),

@@ -12,6 +12,7 @@ import { FakeClock } from './clock.js';
 import type { IntegrationAdapter } from '../../src/adapters/integrations/port.js';
 import { FakeIntegrationAdapter } from './fake-integration-adapter.js';
 import { openTestDatabase, type DbKind } from './db.js';
+import { recordConformance } from './openapi-conformance.js';
 
 export const ADMIN_EMAIL = 'platform-admin@example.test';
 export const ADMIN_PASSWORD = 'platform-admin-password';
@@ -76,6 +77,8 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
     integrationAdapters: opts.integrationAdapters === 'built-in' ? undefined : (opts.integrationAdapters ?? [new FakeIntegrationAdapter()]),
     logStream: opts.logStream,
   });
+  // Every exchange is held to the app's own OpenAPI document (openapi-conformance.ts).
+  const conformance = recordConformance(app);
   await app.ready();
   return {
     app,
@@ -83,9 +86,11 @@ export async function buildTestApp(kind: DbKind = 'pglite', opts: TestAppOptions
     mailer,
     clock,
     async close() {
+      const violations = await conformance.violations().catch((err: unknown) => [`the OpenAPI validator failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`]);
       await app.close();
       if (!opts.db) await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (violations.length > 0) throw new Error(`${violations.length} exchange(s) break the OpenAPI document:\n${violations.slice(0, Number(process.env.OPENAPI_VIOLATIONS_SHOWN ?? 20)).join('\n')}`);
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.js';
 import { closeRedis } from '../../infra/broadcast.js';
 import { DomainError, invalid } from '../../lib/errors.js';
 import { databaseUnavailable, handleError } from '../../plugins/errors.js';
-import { errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
+import { errorResponses, SSE_SECURITY } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
 import { driverScope } from '../alerts/alerts.service.js';
 import { LocalConnectionRegistry, RedisConnectionRegistry, type ConnectionRegistry } from './connection-registry.js';
@@ -119,7 +119,7 @@ export function realtimeRoutes(fastify: FastifyInstance, deps: Deps, opts: Realt
       schema: {
         operationId: 'streamAlertEvents',
         tags: ['Streams'],
-        security: TENANT_SECURITY,
+        security: SSE_SECURITY,
         summary: 'Alert events as Server-Sent Events',
         description:
           'A text/event-stream of the tenant\'s alert events: `alert` (created), `alert_updated`, `alert_resolved`, each with an `id:`; ' +
