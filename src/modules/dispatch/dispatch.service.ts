@@ -280,7 +280,7 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
           feasible: false,
           locationKnown: false,
           reasons: [
-            `location unknown: ${d.name} has no route, no reported location and no home terminal; set their home terminal (PUT /api/v1/drivers/${d.id}) or report where they are (POST /api/v1/drivers/${d.id}/location)`,
+            `location unknown: ${d.name} has no route, no reported location and no home terminal; set their home terminal (homeTerminal, PUT /api/v1/drivers/{id}) or report where they are (POST /api/v1/drivers/{id}/location)`,
           ],
           deadheadMiles: null as never,
           departureTime: new Date(earliest).toISOString(),

@@ -177,7 +177,7 @@ describe.each(DB_KINDS)('dispatch candidates API (%s)', (kind) => {
     const last = answer.data[answer.data.length - 1]!;
     expect(last).toMatchObject({ driverId: ids.nowhere, feasible: false, locationKnown: false, start: null, deadheadMiles: null, planRequest: null, startClocks: null });
     expect(last.reasons).toEqual([
-      `location unknown: Nils Nowhere has no route, no reported location and no home terminal; set their home terminal (PUT /api/v1/drivers/${ids.nowhere}) or report where they are (POST /api/v1/drivers/${ids.nowhere}/location)`,
+      'location unknown: Nils Nowhere has no route, no reported location and no home terminal; set their home terminal (homeTerminal, PUT /api/v1/drivers/{id}) or report where they are (POST /api/v1/drivers/{id}/location)',
     ]);
     // The HOS-infeasible driver is listed before, as what she is: located, and ruled out by her hours.
     const tired = answer.data.find((c) => c.driverId === ids.tired)!;
