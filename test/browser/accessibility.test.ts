@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { createActiveRoute, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 import { raiseTestAlert } from '../helpers/realtime.js';
-import { describeBrowser, openBrowser, screenshot, startWebApp, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, openBrowser, screenshot, startWebApp, type BrowserSession, signIn, type WebApp } from './harness.js';
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -30,13 +30,6 @@ async function audit(page: Page): Promise<Violation[]> {
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
   });
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 describeBrowser('accessibility of every page (axe-core, WCAG 2.1 AA)', () => {

@@ -135,6 +135,14 @@ export async function docsScreenshot(page: Page, name: string, opts: { width?: n
   return file;
 }
 
+/** Signs in through the sign-in page (what to expect next is the caller's to wait for). */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
 /** Problems the page reported, minus the expected ones (a 401 the session refresh answers, …). */
 export function unexpectedProblems(problems: string[], allowed: RegExp[] = []): string[] {
   const expected = [/Failed to load resource: the server responded with a status of 40[0134]/, ...allowed];

@@ -12,17 +12,10 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { createActiveRoute, login } from '../helpers/factories.js';
 import { signedBy, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
+import { describeBrowser, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, signIn, type WebApp } from './harness.js';
 
 const OWNER = { email: 'olivia@journey.test', password: 'journey-owner-password' };
 const DRIVER = { email: 'dana.rivera@journey.test', password: 'journey-driver-password' };
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 describeBrowser.each(DB_KINDS)('the dispatcher journey in the browser (%s)', (kind) => {
   let w: WebApp;

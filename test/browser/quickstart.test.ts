@@ -6,20 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { portTaken, startNpmScript, until, type NpmScript } from '../helpers/npm-script.js';
-import { describeBrowser, openBrowser, screenshot, unexpectedProblems, type BrowserSession } from './harness.js';
+import { describeBrowser, openBrowser, screenshot, unexpectedProblems, signIn, type BrowserSession } from './harness.js';
 
 const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const OWNER = { email: 'quinn@quickstart.test', password: 'quickstart-owner-password' };
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 describeBrowser('the README quickstart on a fresh data directory', () => {
   let s: NpmScript;

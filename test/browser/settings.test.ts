@@ -11,14 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { adminToken, createDriver, createTenant, createUser, invitationTokenFor, type TenantFixture } from '../helpers/factories.js';
 import { signedBy, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, type WebApp } from './harness.js';
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { describeBrowser, docsScreenshot, openBrowser, screenshot, startWebApp, unexpectedProblems, type BrowserSession, signIn, type WebApp } from './harness.js';
 
 /** A loopback URL nothing listens on (a webhook target whose deliveries fail). */
 async function deadUrl(): Promise<string> {
