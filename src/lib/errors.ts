@@ -20,6 +20,8 @@ export interface ErrorDetail {
   message: string;
   /** Places an address may mean (ambiguous) or the closest names (a near miss), best first. */
   candidates?: string[];
+  /** The route the problem is about (a driver already on another ACTIVE route: that one). */
+  routeId?: string;
 }
 
 export class DomainError extends Error {
@@ -45,7 +47,7 @@ export class RateLimitedError extends DomainError {
 
 export const notFound = (what: string): DomainError => new DomainError('NOT_FOUND', `${what} not found`);
 export const invalid = (message: string, details?: ErrorDetail[]): DomainError => new DomainError('VALIDATION', message, details);
-export const invalidState = (message: string): DomainError => new DomainError('INVALID_STATE', message);
+export const invalidState = (message: string, details?: ErrorDetail[]): DomainError => new DomainError('INVALID_STATE', message, details);
 export const unauthenticated = (message = 'Authentication required'): DomainError => new DomainError('UNAUTHENTICATED', message);
 export const forbidden = (message = 'You do not have permission to perform this action'): DomainError =>
   new DomainError('FORBIDDEN', message);

@@ -16,6 +16,7 @@ export const ErrorBody = Type.Object(
               description: 'For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first',
             }),
           ),
+          routeId: Type.Optional(Type.String({ description: 'The route the problem is about (a driver already on another ACTIVE route: that route)' })),
         }),
       ),
     ),

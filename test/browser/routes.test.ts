@@ -143,6 +143,10 @@ describeBrowser('route planning in the browser', () => {
     await page.goto('/routes/new');
     await page.getByRole('heading', { name: 'Plan a route' }).waitFor();
     await fillStops(page, 'Dallas, TX', 'Chicgo, IL');
+    // Rosa drives the route activated above: the form says so before planning, and links it.
+    const notice = page.getByRole('status').filter({ hasText: /^Rosa Diaz is on the active route Dallas, TX → Chicago, IL, .* C[SD]T to .* C[SD]T: a route for the same time cannot be activated/ });
+    await notice.waitFor();
+    expect(await notice.getByRole('link', { name: 'Open that route' }).getAttribute('href')).toBe(`/routes/${planId}`);
     await page.getByRole('button', { name: 'Plan route' }).click();
     const choice = page.getByRole('button', { name: 'Use Chicago, IL for stop 2' });
     await choice.waitFor();
@@ -156,6 +160,12 @@ describeBrowser('route planning in the browser', () => {
     await page.locator('[data-testid="us-map"][data-ready="true"]').waitFor();
     expect(await page.getByTestId('map-rest').count()).toBeGreaterThan(0);
     await screenshot(page, 'routes-7-fixed-plan');
+    // The plan's warnings say it too; Activate refuses, naming Rosa and linking the route in the way.
+    expect(await page.locator('main').textContent()).toMatch(/Rosa Diaz is already on the active route Dallas, TX → Chicago, IL/);
+    await page.getByRole('button', { name: 'Activate route' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Rosa Diaz is already driving the active route Dallas, TX → Chicago, IL; complete or cancel it first' });
+    await refusal.waitFor();
+    expect(await refusal.getByRole('link', { name: 'Open that route' }).getAttribute('href')).toBe(`/routes/${planId}`);
 
     // This second plan is not wanted: cancelling asks first, with an optional reason.
     await page.getByRole('button', { name: 'Cancel route' }).click();

@@ -140,9 +140,12 @@ describeBrowser('team driving in the browser', () => {
   it('the route list marks the team route', async () => {
     const { page } = b;
     await page.goto('/routes');
-    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Open route ${planId} of Rosa Diaz` }) });
+    const row = page.getByRole('row').filter({ has: page.locator(`a[href="/routes/${planId}"]`).first() });
     await row.waitFor();
-    expect(await row.textContent()).toContain('+ co-driver (team)');
+    expect(await row.textContent()).toContain('Rosa Diaz and Omar Haddad (team)');
+    // The last column names where the route goes, not its id.
+    expect(await row.getByRole('link', { name: 'Dallas, TX → Los Angeles, CA' }).count()).toBe(1);
+    expect(await row.textContent()).not.toContain(planId);
   });
 
   it('the co-driver, signed in as a DRIVER, sees whom they drive with and whose turn at the wheel is next — then theirs', async () => {

@@ -9,10 +9,14 @@ import { runWithEvent } from '../../db/outbox.js';
 import { isHosError } from '../../domain/hos/index.js';
 import { PlanningError, planRoute, startState } from '../../domain/planning/planner.js';
 import { optimizeStopOrder } from '../../domain/planning/stop-order.js';
-import type { FuelOptions, PlanInput, PlanLeg, PlanResult, PlanStop, RestSite } from '../../domain/planning/types.js';
+import type { FuelOptions, NamedPoint, PlanInput, PlanLeg, PlanResult, PlanStop, RestSite } from '../../domain/planning/types.js';
+import { bookingWarnings, type Assignee, type BookedRoute } from '../../domain/dispatch/booking.js';
+import { haversineMiles } from '../../domain/geo/index.js';
+import { timeZoneAt } from '../../domain/planning/local-time.js';
 import { DomainError, invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
+import { KNOWN_LOCATION_COLUMNS, knownLocationOf } from '../drivers/driver-locations.js';
 import { findDriver, toDriver, type DriverRecord } from '../drivers/drivers.repository.js';
 import { driverHistory } from '../hos/hos.service.js';
 import { ruleSetOf, type StoredHosSettings } from '../hos/hos.repository.js';
@@ -57,25 +61,90 @@ type PlanOptions = NonNullable<PlanRequest['options']>;
  * the planner; bench/README.md).
  */
 export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRequest, departure: number) {
-  const { rows } = await tx.query<{ driver: Record<string, unknown> | null; hos: StoredHosSettings | null; sites: RestSiteRow[]; fuel_integrations: boolean }>(
+  const assignees = [body.driverId, ...(body.coDriverId ? [body.coDriverId] : [])];
+  const { rows } = await tx.query<{
+    driver: Record<string, unknown> | null;
+    hos: StoredHosSettings | null;
+    sites: RestSiteRow[];
+    fuel_integrations: boolean;
+    booked: BookedRow[] | string;
+    whereabouts: { id: string; name: string; known: Record<string, unknown> }[] | string;
+    truck: string | null;
+  }>(
     `SELECT (SELECT to_jsonb(d) FROM drivers d WHERE d.tenant_id = $1 AND d.id = $2) AS driver,
             (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('name', name, 'type', type, 'latitude', latitude, 'longitude', longitude,
                                                           'amenities', amenities, 'fuel_discount_per_gallon', fuel_discount_per_gallon)), '[]'::jsonb)
                FROM locations WHERE tenant_id = $1 AND type IN ${REST_SITE_TYPES_SQL}) AS sites,
-            EXISTS (SELECT 1 FROM integrations WHERE tenant_id = $1 AND category = 'FUEL' AND status <> 'DISABLED') AS fuel_integrations`,
-    [tenantId, body.driverId],
+            EXISTS (SELECT 1 FROM integrations WHERE tenant_id = $1 AND category = 'FUEL' AND status <> 'DISABLED') AS fuel_integrations,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'status', r.status, 'driver_id', r.driver_id, 'co_driver_id', r.co_driver_id,
+                                                          'departure_time', r.departure_time, 'arrival_time', r.arrival_time,
+                                                          'from', r.stops->0, 'to', r.stops->-1, 'load_reference', l.reference_number)), '[]'::jsonb)
+               FROM route_plans r LEFT JOIN loads l ON l.tenant_id = r.tenant_id AND l.id = r.load_id
+              WHERE r.tenant_id = $1 AND r.status IN ('PLANNED', 'ACTIVE') AND (r.driver_id = ANY($3::text[]) OR r.co_driver_id = ANY($3::text[]))) AS booked,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('id', d.id, 'name', d.first_name || ' ' || d.last_name, 'known', to_jsonb(k))), '[]'::jsonb)
+               FROM drivers d CROSS JOIN LATERAL (SELECT ${KNOWN_LOCATION_COLUMNS}) k
+              WHERE d.tenant_id = $1 AND d.id = ANY($3::text[])) AS whereabouts,
+            -- The driver's own truck, for a plan that names no vehicle.
+            (SELECT v.id FROM drivers d JOIN vehicles v ON v.tenant_id = d.tenant_id AND upper(v.unit_number) = upper(d.truck_number) AND v.status = 'ACTIVE'
+              WHERE d.tenant_id = $1 AND d.id = $2 AND $4::boolean) AS truck`,
+    [tenantId, body.driverId, assignees, body.vehicleId === undefined],
   );
   const row = rows[0]!;
   const driver = assignableDriver(row.driver ? toDriver(row.driver) : null);
-  const vehicle = body.vehicleId ? await assignableVehicle(tx, tenantId, body.vehicleId) : null;
+  const vehicleId = body.vehicleId ?? row.truck ?? undefined;
+  const vehicle = vehicleId ? await assignableVehicle(tx, tenantId, vehicleId) : null;
   const load = body.loadId ? await assignableLoad(tx, tenantId, body.loadId) : null;
   const history = body.driverState ? null : await driverHistory(tx, tenantId, driver.id, departure);
   const coDriver = body.coDriverId ? await assignableCoDriver(tx, tenantId, body.coDriverId, driver.id) : null;
   const coHistory = coDriver && !body.coDriverState ? await driverHistory(tx, tenantId, coDriver.id, departure) : null;
   const rules = history?.rules ?? ruleSetOf(row.hos);
   const sites: RestSite[] = row.sites.map(toRestSite);
-  return { driver, coDriver, vehicle, load, history, coHistory, rules, sites, fuelIntegrations: row.fuel_integrations };
+  const booked = parseJson<BookedRow[]>(row.booked).map(toBookedRoute);
+  const whereabouts = new Map(parseJson<{ id: string; name: string; known: Record<string, unknown> }[]>(row.whereabouts).map((w) => [w.id, { name: w.name, known: knownLocationOf(w.known) }]));
+  return { driver, coDriver, vehicle, load, history, coHistory, rules, sites, fuelIntegrations: row.fuel_integrations, booked, whereabouts };
+}
+
+const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+interface BookedRow {
+  id: string;
+  status: 'PLANNED' | 'ACTIVE';
+  driver_id: string;
+  co_driver_id: string | null;
+  departure_time: string;
+  arrival_time: string;
+  from: NamedPoint;
+  to: NamedPoint;
+  load_reference: string | null;
+}
+
+const toBookedRoute = (r: BookedRow): BookedRoute => ({
+  id: r.id,
+  status: r.status,
+  driverId: r.driver_id,
+  coDriverId: r.co_driver_id,
+  departure: Date.parse(r.departure_time),
+  arrival: Date.parse(r.arrival_time),
+  from: { name: r.from.name, latitude: Number(r.from.latitude), longitude: Number(r.from.longitude) },
+  to: { name: r.to.name, latitude: Number(r.to.latitude), longitude: Number(r.to.longitude) },
+  loadReference: r.load_reference,
+});
+
+/**
+ * Double bookings said in the plan's warnings: the driver or co-driver already on another PLANNED or
+ * ACTIVE route at the same time, or far from the origin when this one departs (domain/dispatch/booking.ts).
+ */
+export function planBookingWarnings(context: PlanningContext, plan: PlanResult, origin: NamedPoint, ports: Pick<PlanningPorts, 'nameNear'>): string[] {
+  const assignees: Assignee[] = [context.driver, ...(context.coDriver ? [context.coDriver] : [])].map((d) => {
+    const known = context.whereabouts.get(d.id)?.known ?? null;
+    return {
+      id: d.id,
+      name: `${d.firstName} ${d.lastName}`,
+      lastKnown: known ? { point: known, at: known.at, name: known.name ? `at ${known.name}` : ports.nameNear(known) } : null,
+    };
+  });
+  return bookingWarnings({ departure: Date.parse(plan.departureTime), arrival: Date.parse(plan.arrivalTime), origin }, assignees, context.booked, { distance: haversineMiles, zoneAt: timeZoneAt });
 }
 
 /** What readPlanningContext reads. */

@@ -172,6 +172,9 @@ export interface RouteListRecord extends RouteRecord {
   coDriverName: string | null;
   vehicleUnit: string | null;
   lastPosition: PositionRecord | null;
+  /** The first and the last stop: where the route goes, in words, and the zones of its departure and arrival. */
+  origin: { name: string; timeZone: string | null };
+  destination: { name: string; timeZone: string | null };
 }
 
 const POSITION_COLUMNS = ['id', 'route_id', 'latitude', 'longitude', 'recorded_at', 'speed_mph', 'heading_degrees', 'fuel_level_percent', 'source', 'created_at'];
@@ -205,6 +208,8 @@ export async function listRoutes(
                r.created_at, r.updated_at, r.activated_at, r.completed_at, r.cancelled_at, r.cancel_reason, r.revision,
                d.first_name AS driver_first_name, d.last_name AS driver_last_name, v.unit_number AS vehicle_unit,
                c.first_name AS co_driver_first_name, c.last_name AS co_driver_last_name,
+               r.stops->0->>'name' AS origin_name, r.stops->0->>'timeZone' AS origin_zone,
+               r.stops->-1->>'name' AS destination_name, r.stops->-1->>'timeZone' AS destination_zone,
                ${POSITION_COLUMNS.map((c) => `lp.${c} AS lp_${c}`).join(', ')}`,
       // The newest position per route, by the index on (tenant_id, route_id, recorded_at DESC).
       from: `route_plans r JOIN drivers d ON d.tenant_id = r.tenant_id AND d.id = r.driver_id
@@ -226,6 +231,8 @@ export async function listRoutes(
       coDriverName: r.co_driver_first_name ? `${r.co_driver_first_name as string} ${r.co_driver_last_name as string}` : null,
       vehicleUnit: (r.vehicle_unit as string | null) ?? null,
       lastPosition: r.lp_id ? toPosition(Object.fromEntries(POSITION_COLUMNS.map((c) => [c, r[`lp_${c}`]]))) : null,
+      origin: { name: r.origin_name as string, timeZone: (r.origin_zone as string | null) ?? null },
+      destination: { name: r.destination_name as string, timeZone: (r.destination_zone as string | null) ?? null },
     })),
     total,
   };

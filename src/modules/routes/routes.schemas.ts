@@ -319,6 +319,11 @@ export const RouteListItem = Type.Composite([
     coDriverName: Type.Union([Type.String(), Type.Null()], { description: 'Team routes: the co-driver’s first and last name; null for one driver' }),
     vehicleUnit: Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s unit number; null without a vehicle' }),
     lastPosition: Type.Union([Position, Type.Null()], { description: 'The newest reported position (by recordedAt); null when none was reported' }),
+    origin: Type.Object(
+      { name: Type.String(), timeZone: Type.Union([Type.String(), Type.Null()]) },
+      { description: 'The first stop: its name and IANA time zone (the zone of departureTime; null on plans made before stops had one)' },
+    ),
+    destination: Type.Object({ name: Type.String(), timeZone: Type.Union([Type.String(), Type.Null()]) }, { description: 'The last stop, the same way (the zone of arrivalTime)' }),
   }),
 ]);
 export const RoutePage = Page(RouteListItem);

@@ -8,7 +8,7 @@ import type { TenantContext } from '../../plugins/context.js';
 import { findDriver } from '../drivers/drivers.repository.js';
 import { endMonitoring, startMonitoring } from '../monitoring/monitoring.service.js';
 import type { PlanningPorts } from './planning-ports.js';
-import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlannedRoute, type PlanningContext, type PlanRequest } from './routes.planning.js';
+import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops, planBookingWarnings, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlannedRoute, type PlanningContext, type PlanRequest } from './routes.planning.js';
 import { changeLoadStatus, findVehicleForPlan, insertPosition, listPositions } from './routes.related.js';
 import { findRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { PLAN_DEFAULTS } from './routes.schemas.js';
@@ -38,6 +38,29 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
   }
 
   const replans = replanning(deps, ports, routeFor);
+
+  /**
+   * A route starts only when its driver (and co-driver) are ACTIVE and drive no other ACTIVE route: a
+   * refusal names the driver and the route in the way (its id in the error's details, for a link).
+   */
+  async function assertFreeToStart(tx: Tx, ctx: TenantContext, route: RouteRecord): Promise<void> {
+    const nameOf = (d: { firstName: string; lastName: string }) => `${d.firstName} ${d.lastName}`;
+    for (const [field, id] of [['driverId', route.driverId], ['coDriverId', route.coDriverId]] as const) {
+      if (id === null) continue;
+      const who = await findDriver(tx, ctx.tenantId, id);
+      if (who?.status !== 'ACTIVE') throw invalidState(`${who ? nameOf(who) : field === 'driverId' ? 'The driver' : 'The co-driver'} is ${who?.status ?? 'missing'}; only ACTIVE drivers can start a route`);
+      const { rows } = await tx.query<{ id: string; origin: string; destination: string }>(
+        `SELECT id, stops->0->>'name' AS origin, stops->-1->>'name' AS destination FROM route_plans
+          WHERE tenant_id = $1 AND status = 'ACTIVE' AND (driver_id = $2 OR co_driver_id = $2) AND id <> $3 LIMIT 1`,
+        [ctx.tenantId, id, route.id],
+      );
+      const other = rows[0];
+      if (other) {
+        const message = `${nameOf(who)} is already driving the active route ${other.origin} → ${other.destination}; complete or cancel it first`;
+        throw invalidState(message, [{ field: `route.${field}`, message, routeId: other.id }]);
+      }
+    }
+  }
 
   return {
     replan: replans.replan,
@@ -78,6 +101,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
             : {}),
         });
         plan.warnings.unshift(...road.warnings, ...fuel.warnings);
+        plan.warnings.push(...planBookingWarnings(context, plan, stops[0]!, ports));
         return { driverId: context.driver.id, coDriverId: context.coDriver?.id ?? null, vehicleId: context.vehicle?.id ?? null, loadId: context.load?.id ?? null, distanceMethod: road.distanceMethod, request: body as unknown as Record<string, unknown>, plan };
       };
       // One transaction when nothing between the read and the write waits on another service (distances
@@ -112,19 +136,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           const route = await routeFor(tx, ctx, id, true);
           if (!rule.from.includes(route.status)) throw invalidState(`Cannot ${action} a route that is ${route.status}`);
           const driver = await findDriver(tx, ctx.tenantId, route.driverId);
-          if (action === 'activate') {
-            if (driver?.status !== 'ACTIVE') throw invalidState(`Driver is ${driver?.status ?? 'missing'}; only ACTIVE drivers can start a route`);
-            // Each of the two (a team) drives one ACTIVE route at a time, as its driver or its co-driver.
-            for (const [who, id] of [['Driver', route.driverId], ['Co-driver', route.coDriverId]] as const) {
-              if (id === null) continue;
-              if (who === 'Co-driver') {
-                const co = await findDriver(tx, ctx.tenantId, id);
-                if (co?.status !== 'ACTIVE') throw invalidState(`Co-driver is ${co?.status ?? 'missing'}; only ACTIVE drivers can start a route`);
-              }
-              const active = await listRoutes(tx, ctx.tenantId, { status: 'ACTIVE', driverId: id }, 1, 1);
-              if (active.total > 0) throw invalidState(`${who} already has an ACTIVE route (${active.data[0]!.id}); complete or cancel it first`);
-            }
-          }
+          if (action === 'activate') await assertFreeToStart(tx, ctx, route);
           const updated = await setRouteStatus(tx, ctx.tenantId, id, rule.to, now, reason);
           const vehicle = updated.vehicleId ? await findVehicleForPlan(tx, ctx.tenantId, updated.vehicleId) : null;
           const payload: Record<string, unknown> = { planId: updated.id, status: updated.status, driverId: updated.driverId, coDriverId: updated.coDriverId };
@@ -142,7 +154,11 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
           return updated;
         });
       } catch (err) {
-        if (isUniqueViolation(err, 'route_plans_one_active_key') || isUniqueViolation(err, 'route_plans_one_active_co_key')) throw invalidState('Driver already has an ACTIVE route; complete or cancel it first');
+        // Another activation of the same driver won the race: said as the check says it, now that it can see that route.
+        if (isUniqueViolation(err, 'route_plans_one_active_key') || isUniqueViolation(err, 'route_plans_one_active_co_key')) {
+          await db.tenant(ctx.tenantId, async (tx) => assertFreeToStart(tx, ctx, await routeFor(tx, ctx, id)));
+          throw invalidState('The driver or co-driver of this route is already driving another active route; complete or cancel it first');
+        }
         throw err;
       }
     },

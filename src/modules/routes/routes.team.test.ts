@@ -90,7 +90,7 @@ describe.each(DB_KINDS)('team routes API (%s)', (kind) => {
     expect((await post(acme.auth, `/api/v1/routes/${omars.id}/activate`)).statusCode).toBe(200);
     const blocked = await post(acme.auth, `/api/v1/routes/${team.id}/activate`);
     expect(blocked.statusCode).toBe(400);
-    expect(blocked.json<{ message: string }>().message).toMatch(/Co-driver already has an ACTIVE route/);
+    expect(blocked.json()).toMatchObject({ message: expect.stringMatching(/^Omar Haddad is already driving the active route Dallas, TX → Los Angeles, CA; complete/), details: [{ field: 'route.coDriverId', routeId: omars.id }] });
     expect((await post(acme.auth, `/api/v1/routes/${omars.id}/cancel`, { reason: 'test' })).statusCode).toBe(200);
     expect((await post(acme.auth, `/api/v1/routes/${team.id}/activate`)).statusCode).toBe(200);
   });

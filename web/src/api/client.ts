@@ -85,7 +85,8 @@ export interface ErrorBody {
   statusCode?: number;
   error?: string;
   message?: string;
-  details?: unknown;
+  /** Field problems (validation), or the route a refusal is about (routeId). */
+  details?: Array<{ field?: string; message?: string; candidates?: string[]; routeId?: string }>;
 }
 
 export class ApiError extends Error {

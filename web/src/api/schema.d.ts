@@ -1700,6 +1700,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1720,6 +1722,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1775,6 +1779,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1795,6 +1801,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1863,6 +1871,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1883,6 +1893,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1903,6 +1915,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1923,6 +1937,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -1981,6 +1997,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2001,6 +2019,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2021,6 +2041,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2041,6 +2063,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2061,6 +2085,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2103,6 +2129,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2123,6 +2151,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2143,6 +2173,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2181,6 +2213,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2232,6 +2266,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2252,6 +2288,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2311,6 +2349,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2331,6 +2371,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2351,6 +2393,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2371,6 +2415,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2430,6 +2476,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2450,6 +2498,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2470,6 +2520,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2490,6 +2542,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2547,6 +2601,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2567,6 +2623,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2587,6 +2645,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2607,6 +2667,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2627,6 +2689,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2691,6 +2755,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2711,6 +2777,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2731,6 +2799,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2751,6 +2821,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2809,6 +2881,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2829,6 +2903,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2849,6 +2925,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2869,6 +2947,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2889,6 +2969,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2955,6 +3037,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2975,6 +3059,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -2995,6 +3081,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3015,6 +3103,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3035,6 +3125,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3097,6 +3189,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3117,6 +3211,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3137,6 +3233,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3157,6 +3255,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3177,6 +3277,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3241,6 +3343,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3261,6 +3365,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3281,6 +3387,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3301,6 +3409,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3368,6 +3478,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3388,6 +3500,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3408,6 +3522,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3428,6 +3544,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3490,6 +3608,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3510,6 +3630,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3530,6 +3652,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3550,6 +3674,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3570,6 +3696,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3629,6 +3757,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3649,6 +3779,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3669,6 +3801,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3730,6 +3864,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3750,6 +3886,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3770,6 +3908,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3848,6 +3988,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3868,6 +4010,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3888,6 +4032,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3908,6 +4054,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3928,6 +4076,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -3989,6 +4139,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4009,6 +4161,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4029,6 +4183,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4049,6 +4205,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4069,6 +4227,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4177,6 +4337,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4197,6 +4359,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4217,6 +4381,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4237,6 +4403,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4257,6 +4425,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4324,6 +4494,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4344,6 +4516,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4364,6 +4538,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4384,6 +4560,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4457,6 +4635,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4477,6 +4657,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4497,6 +4679,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4517,6 +4701,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4575,6 +4761,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4595,6 +4783,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4615,6 +4805,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4635,6 +4827,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4655,6 +4849,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4730,6 +4926,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4750,6 +4948,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4770,6 +4970,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4790,6 +4992,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4810,6 +5014,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4868,6 +5074,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4888,6 +5096,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4908,6 +5118,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4928,6 +5140,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -4948,6 +5162,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5017,6 +5233,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5037,6 +5255,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5057,6 +5277,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5077,6 +5299,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5149,6 +5373,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5169,6 +5395,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5189,6 +5417,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5209,6 +5439,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5269,6 +5501,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5289,6 +5523,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5309,6 +5545,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5329,6 +5567,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5349,6 +5589,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5423,6 +5665,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5443,6 +5687,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5463,6 +5709,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5483,6 +5731,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5503,6 +5753,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5563,6 +5815,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5583,6 +5837,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5603,6 +5859,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5623,6 +5881,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5643,6 +5903,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5711,6 +5973,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5731,6 +5995,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5751,6 +6017,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5771,6 +6039,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5791,6 +6061,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5866,6 +6138,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5886,6 +6160,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5906,6 +6182,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -5926,6 +6204,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6001,6 +6281,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6021,6 +6303,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6041,6 +6325,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6061,6 +6347,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6121,6 +6409,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6141,6 +6431,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6161,6 +6453,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6181,6 +6475,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6201,6 +6497,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6278,6 +6576,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6298,6 +6598,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6318,6 +6620,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6338,6 +6642,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6358,6 +6664,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6418,6 +6726,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6438,6 +6748,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6458,6 +6770,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6478,6 +6792,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6498,6 +6814,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6592,6 +6910,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6612,6 +6932,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6632,6 +6954,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6652,6 +6976,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6743,6 +7069,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6763,6 +7091,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6783,6 +7113,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6860,6 +7192,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6880,6 +7214,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6900,6 +7236,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6920,6 +7258,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -6995,6 +7335,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7015,6 +7357,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7035,6 +7379,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7055,6 +7401,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7131,6 +7479,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7151,6 +7501,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7171,6 +7523,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7191,6 +7545,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7255,6 +7611,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7275,6 +7633,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7295,6 +7655,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7356,6 +7718,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7376,6 +7740,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7396,6 +7762,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7416,6 +7784,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7479,6 +7849,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7499,6 +7871,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7519,6 +7893,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7539,6 +7915,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7602,6 +7980,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7622,6 +8002,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7642,6 +8024,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7662,6 +8046,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7723,6 +8109,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7743,6 +8131,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7763,6 +8153,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7783,6 +8175,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7878,6 +8272,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7898,6 +8294,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7918,6 +8316,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -7938,6 +8338,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8009,6 +8411,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8029,6 +8433,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8049,6 +8455,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8069,6 +8477,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8149,6 +8559,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8169,6 +8581,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8189,6 +8603,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8209,6 +8625,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8337,6 +8755,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8357,6 +8777,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8377,6 +8799,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8397,6 +8821,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8482,6 +8908,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8502,6 +8930,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8522,6 +8952,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8542,6 +8974,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8607,6 +9041,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8627,6 +9063,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8647,6 +9085,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8667,6 +9107,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8752,6 +9194,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8772,6 +9216,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8792,6 +9238,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8812,6 +9260,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8832,6 +9282,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8890,6 +9342,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8910,6 +9364,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8930,6 +9386,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8950,6 +9408,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -8970,6 +9430,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9026,6 +9488,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9046,6 +9510,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9066,6 +9532,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9086,6 +9554,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9106,6 +9576,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9188,6 +9660,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9208,6 +9682,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9228,6 +9704,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9248,6 +9726,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9268,6 +9748,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9349,6 +9831,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9369,6 +9853,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9389,6 +9875,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9409,6 +9897,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9429,6 +9919,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9511,6 +10003,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9531,6 +10025,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9551,6 +10047,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9571,6 +10069,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9591,6 +10091,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9650,6 +10152,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9670,6 +10174,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9690,6 +10196,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9710,6 +10218,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9786,6 +10296,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9806,6 +10318,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9826,6 +10340,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9846,6 +10362,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9899,6 +10417,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9919,6 +10439,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9939,6 +10461,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9959,6 +10483,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -9979,6 +10505,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10042,6 +10570,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10062,6 +10592,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10082,6 +10614,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10102,6 +10636,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10122,6 +10658,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10179,6 +10717,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10199,6 +10739,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10219,6 +10761,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10239,6 +10783,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10259,6 +10805,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10330,6 +10878,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10350,6 +10900,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10370,6 +10922,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10390,6 +10944,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10410,6 +10966,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10465,6 +11023,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10485,6 +11045,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10505,6 +11067,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10525,6 +11089,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10545,6 +11111,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10621,6 +11189,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10641,6 +11211,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10661,6 +11233,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10681,6 +11255,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10701,6 +11277,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10768,6 +11346,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10788,6 +11368,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10808,6 +11390,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10828,6 +11412,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10848,6 +11434,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10919,6 +11507,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10939,6 +11529,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10959,6 +11551,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10979,6 +11573,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -10999,6 +11595,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11053,6 +11651,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11073,6 +11673,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11093,6 +11695,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11167,6 +11771,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11187,6 +11793,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11207,6 +11815,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11292,6 +11902,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11312,6 +11924,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11332,6 +11946,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11352,6 +11968,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11426,6 +12044,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11446,6 +12066,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11466,6 +12088,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11486,6 +12110,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11506,6 +12132,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11592,6 +12220,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11612,6 +12242,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11632,6 +12264,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11652,6 +12286,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11672,6 +12308,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11722,6 +12360,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11742,6 +12382,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11762,6 +12404,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11782,6 +12426,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11802,6 +12448,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11863,6 +12511,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11883,6 +12533,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11903,6 +12555,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11923,6 +12577,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11943,6 +12599,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -11996,6 +12654,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12016,6 +12676,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12036,6 +12698,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12056,6 +12720,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12076,6 +12742,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12154,6 +12822,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12174,6 +12844,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12194,6 +12866,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12214,6 +12888,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12234,6 +12910,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12295,6 +12973,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12315,6 +12995,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12335,6 +13017,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12355,6 +13039,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12375,6 +13061,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12418,6 +13106,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12438,6 +13128,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12458,6 +13150,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12478,6 +13172,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12498,6 +13194,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12558,6 +13256,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12578,6 +13278,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12598,6 +13300,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12618,6 +13322,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12747,6 +13453,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12767,6 +13475,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12787,6 +13497,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12807,6 +13519,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12893,6 +13607,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12913,6 +13629,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12933,6 +13651,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12953,6 +13673,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -12973,6 +13695,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13050,6 +13774,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13070,6 +13796,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13090,6 +13818,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13110,6 +13840,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13130,6 +13862,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13183,6 +13917,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13203,6 +13939,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13223,6 +13961,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13243,6 +13983,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13263,6 +14005,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13316,6 +14060,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13336,6 +14082,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13356,6 +14104,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13376,6 +14126,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13396,6 +14148,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13475,6 +14229,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13495,6 +14251,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13515,6 +14273,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13535,6 +14295,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13555,6 +14317,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13608,6 +14372,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13628,6 +14394,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13648,6 +14416,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13668,6 +14438,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -13688,6 +14460,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14103,6 +14877,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14123,6 +14899,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14143,6 +14921,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14163,6 +14943,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14183,6 +14965,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14282,6 +15066,16 @@ export interface operations {
                                 /** Format: date-time */
                                 createdAt: string;
                             } | null;
+                            /** @description The first stop: its name and IANA time zone (the zone of departureTime; null on plans made before stops had one) */
+                            origin: {
+                                name: string;
+                                timeZone: string | null;
+                            };
+                            /** @description The last stop, the same way (the zone of arrivalTime) */
+                            destination: {
+                                name: string;
+                                timeZone: string | null;
+                            };
                         }[];
                         total: number;
                         page: number;
@@ -14304,6 +15098,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14324,6 +15120,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14344,6 +15142,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14364,6 +15164,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14663,6 +15465,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14683,6 +15487,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14703,6 +15509,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14723,6 +15531,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -14743,6 +15553,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15046,6 +15858,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15066,6 +15880,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15086,6 +15902,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15106,6 +15924,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15126,6 +15946,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15429,6 +16251,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15449,6 +16273,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15469,6 +16295,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15489,6 +16317,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15509,6 +16339,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15814,6 +16646,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15834,6 +16668,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15854,6 +16690,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15874,6 +16712,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15894,6 +16734,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15953,6 +16795,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15973,6 +16817,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -15993,6 +16839,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16013,6 +16861,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16033,6 +16883,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16100,6 +16952,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16120,6 +16974,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16140,6 +16996,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16160,6 +17018,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16180,6 +17040,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16607,6 +17469,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16627,6 +17491,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16647,6 +17513,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16667,6 +17535,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16687,6 +17557,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16807,6 +17679,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16827,6 +17701,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16847,6 +17723,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16867,6 +17745,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -16887,6 +17767,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17187,6 +18069,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17207,6 +18091,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17227,6 +18113,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17247,6 +18135,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17267,6 +18157,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17907,6 +18799,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17927,6 +18821,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17947,6 +18843,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17967,6 +18865,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -17987,6 +18887,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -18062,6 +18964,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -18082,6 +18986,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -18102,6 +19008,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -18122,6 +19030,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };
@@ -18142,6 +19052,8 @@ export interface operations {
                             message: string;
                             /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
                             candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
                         }[];
                         requestId?: string;
                     };

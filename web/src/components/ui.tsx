@@ -1,5 +1,7 @@
 /** Small accessible building blocks the pages share. Styles are in styles.css. */
 import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { Link } from 'wouter';
+import { ApiError } from '../api/client';
 import { humanize } from '../lib/format';
 
 export function PageHeader({ title, actions, children }: { title: string; actions?: ReactNode; children?: ReactNode }) {
@@ -84,9 +86,17 @@ export function SelectField({ label, options, hint, ...select }: SelectHTMLAttri
 export function ErrorBanner({ error }: { error: unknown }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
+  // A refusal about another route (a driver already on an active one) links to it.
+  const routeId = error instanceof ApiError ? error.body.details?.find((d) => d.routeId)?.routeId : undefined;
   return (
     <div className="banner banner-error" role="alert">
       {message}
+      {routeId && (
+        <>
+          {' '}
+          <Link href={`/routes/${routeId}`}>Open that route</Link>
+        </>
+      )}
     </div>
   );
 }

@@ -9,8 +9,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api, ApiError, unwrap } from '../../api/client';
-import { Button, ErrorBanner, Field, PageHeader, SelectField } from '../../components/ui';
-import { browserZone, nextQuarterHour } from '../../lib/local-time';
+import { Button, ErrorBanner, Field, Notice, PageHeader, SelectField } from '../../components/ui';
+import { bookingNotices, truckOf } from '../../lib/booking';
+import { browserZone, nextQuarterHour, wallTimeToMs } from '../../lib/local-time';
 import { driverChoice, loadChoice, refusedStopsMessage, vehicleChoice } from '../../lib/plan-choices';
 import { candidatesRequestFromDraft } from '../../lib/dispatch';
 import { applyCandidate, buildPlanRequest, coDriverCandidates, emptyDraft, emptyStop, moveStop, planProblems, withDriver, type PlanDraft, type PlanProblem, type StopDraft } from '../../lib/plan-form';
@@ -35,6 +36,12 @@ export function PlanRoutePage() {
   const [busy, setBusy] = useState(false);
 
   const drivers = useApi(() => unwrap(api.GET('/api/v1/drivers', { params: { query: { status: 'ACTIVE', pageSize: PICK_SIZE } } })), []);
+  // The routes of the chosen driver and co-driver, to say before planning which still run at the departure.
+  const assigned = [draft.driverId, draft.coDriverId].filter(Boolean);
+  const booked = useApi(
+    async () => (await Promise.all(assigned.map((driverId) => unwrap(api.GET('/api/v1/routes', { params: { query: { driverId, pageSize: 100 } } }))))).flatMap((p) => p.data),
+    [assigned.join(',')],
+  );
   const vehicles = useApi(() => unwrap(api.GET('/api/v1/vehicles', { params: { query: { status: 'ACTIVE', pageSize: PICK_SIZE } } })), []);
   const loads = useApi(() => unwrap(api.GET('/api/v1/loads', { params: { query: { status: 'PENDING', pageSize: PICK_SIZE } } })), []);
 
@@ -87,7 +94,13 @@ export function PlanRoutePage() {
 
   const driverOptions = [{ value: '', label: drivers.data ? 'Choose a driver…' : 'Loading drivers…' }, ...(drivers.data?.data ?? []).map((x) => ({ value: x.id, label: driverChoice(x) }))];
   const coDriverOptions = [{ value: '', label: 'None (one driver)' }, ...coDriverCandidates(drivers.data?.data ?? [], draft.driverId).map((x) => ({ value: x.id, label: driverChoice(x) }))];
-  const vehicleOptions = [{ value: '', label: 'No vehicle (default tank and fuel economy)' }, ...(vehicles.data?.data ?? []).map((v) => ({ value: v.id, label: vehicleChoice(v) }))];
+  const departureMs = draft.departure ? wallTimeToMs(draft.departure, zone) : Date.now();
+  const nameOfDriver = (id: string) => {
+    const x = drivers.data?.data.find((d) => d.id === id);
+    return x ? `${x.firstName} ${x.lastName}` : 'The driver';
+  };
+  const notices = assigned.flatMap((id) => bookingNotices(booked.data ?? [], id, nameOfDriver(id), Number.isNaN(departureMs) ? Date.now() : departureMs));
+  const vehicleOptions = [{ value: '', label: 'No vehicle (the driver’s own truck if they have one, else a default tank and fuel economy)' }, ...(vehicles.data?.data ?? []).map((v) => ({ value: v.id, label: vehicleChoice(v) }))];
   const loadOptions = [{ value: '', label: 'No load' }, ...(loads.data?.data ?? []).map((l) => ({ value: l.id, label: loadChoice(l) }))];
   const refused = refusedStopsMessage(stopsToFix);
 
@@ -117,7 +130,19 @@ export function PlanRoutePage() {
         <fieldset>
           <legend>Who and what</legend>
           <div className="row">
-            <SelectField label="Driver" value={draft.driverId} onChange={(e) => setDraft((d) => withDriver(d, e.target.value))} options={driverOptions} required aria-invalid={errors['body.driverId'] ? true : undefined} />
+            <SelectField
+              label="Driver"
+              value={draft.driverId}
+              onChange={(e) => {
+                const id = e.target.value;
+                // Their own truck, unless a vehicle is chosen already (the planner takes it the same way).
+                const truck = truckOf(drivers.data?.data.find((x) => x.id === id), vehicles.data?.data ?? []);
+                setDraft((d) => ({ ...withDriver(d, id), vehicleId: d.vehicleId || (truck?.id ?? '') }));
+              }}
+              options={driverOptions}
+              required
+              aria-invalid={errors['body.driverId'] ? true : undefined}
+            />
             <SelectField
               label="Co-driver (team driving)"
               value={draft.coDriverId}
@@ -129,6 +154,11 @@ export function PlanRoutePage() {
             <SelectField label="Vehicle" value={draft.vehicleId} onChange={(e) => update({ vehicleId: e.target.value })} options={vehicleOptions} hint="Its tank size and fuel economy are used" />
             <SelectField label="Load" value={draft.loadId} onChange={(e) => update({ loadId: e.target.value })} options={loadOptions} hint="With a load and every stop left empty, the load’s pickup and delivery are the stops" />
           </div>
+          {notices.map((n) => (
+            <Notice key={n.routeId} tone="warning">
+              {n.text} <Link href={`/routes/${n.routeId}`}>Open that route</Link>
+            </Notice>
+          ))}
           {errors['body.driverId'] && <p className="field-error">{errors['body.driverId']}</p>}
           {errors['body.coDriverId'] && <p className="field-error">{errors['body.coDriverId']}</p>}
           {drivers.data && drivers.data.total === 0 && (

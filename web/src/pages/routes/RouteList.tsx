@@ -77,7 +77,7 @@ export function RouteListPage() {
                   <th scope="col">Distance</th>
                   <th scope="col">Driving</th>
                   <th scope="col">Rests · breaks · fuel</th>
-                  <th scope="col">Route</th>
+                  <th scope="col">From → to</th>
                 </tr>
               </thead>
               <tbody>
@@ -85,7 +85,7 @@ export function RouteListPage() {
                   <tr key={r.id}>
                     <td>
                       <Link href={`/routes/${r.id}`}>{r.driverName}</Link>
-                      {r.coDriverId && <span className="muted small"> + co-driver (team)</span>}
+                      {r.coDriverName && <span className="muted small"> and {r.coDriverName} (team)</span>}
                     </td>
                     <td>{r.vehicleUnit ?? '—'}</td>
                     <td>
@@ -99,8 +99,8 @@ export function RouteListPage() {
                       {r.summary.restStops} · {r.summary.breaks} · {r.summary.fuelStops}
                     </td>
                     <td>
-                      <Link href={`/routes/${r.id}`} aria-label={`Open route ${r.id} of ${r.driverName}`}>
-                        <code>{r.id}</code>
+                      <Link href={`/routes/${r.id}`}>
+                        {r.origin.name} → {r.destination.name}
                       </Link>
                     </td>
                   </tr>
