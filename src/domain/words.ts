@@ -26,6 +26,22 @@ export function clockAt(ms: number, zone: string): string {
   return format(zone).format(new Date(ms));
 }
 
+const days = new Map<string, Intl.DateTimeFormat>();
+
+/** "Mon, Mar 4": the calendar day of instant `ms` on the clocks of `zone`. */
+export function dayAt(ms: number, zone: string): string {
+  let f = days.get(zone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: zone });
+    } catch {
+      f = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+    }
+    days.set(zone, f);
+  }
+  return f.format(new Date(ms));
+}
+
 /** "2:38": hours as h:mm, rounded once to the nearest minute (half up); a negative duration keeps its sign. */
 export function hm(hours: number): string {
   const minutes = Math.round(Math.abs(hours) * 60);
@@ -35,3 +51,29 @@ export function hm(hours: number): string {
 
 /** "230 mi": whole miles. */
 export const miles = (n: number): string => `${Math.round(n).toLocaleString('en-US')} mi`;
+
+/**
+ * The zone of a fixed UTC offset (minutes east of UTC) as Intl names it: "UTC" for 0, else "-06:00";
+ * times in it read "Sat, Nov 29, 09:44 GMT-6". The HOS settings know the home terminal only by its offset.
+ */
+export function offsetZone(minutes: number): string {
+  if (!Number.isFinite(minutes) || minutes === 0) return 'UTC';
+  const m = Math.abs(Math.round(minutes));
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/** Integration vendors as people know them (the vendor ids stored as a record's source). */
+const VENDOR_NAMES: Record<string, string> = {
+  samsara: 'Samsara',
+  motive: 'Motive',
+  mcleod: 'McLeod',
+  project44: 'project44',
+  here: 'HERE',
+  openweather: 'OpenWeather',
+  nws: 'the National Weather Service',
+};
+
+/** "Samsara" for "samsara"; an unknown vendor id capitalized. */
+export function vendorName(vendor: string): string {
+  return VENDOR_NAMES[vendor.toLowerCase()] ?? vendor.charAt(0).toUpperCase() + vendor.slice(1);
+}

@@ -1,3 +1,4 @@
+import { offlineGeocoder } from '../infra/geocoding/index.js';
 import { OUTBOX_CHANNEL, type OutboxSink } from '../db/outbox.js';
 import type { Deps } from '../deps.js';
 import type { Worker } from '../lib/worker.js';
@@ -108,6 +109,10 @@ export function buildWorkers(deps: Deps, ports: WorkerPorts = { monitoringSource
   const monitoring = new MonitoringWorker(deps.db, { evaluate: evaluateAlerts, reconcile }, ports.monitoringSources, {
     ...DEFAULT_MONITORING_OPTIONS,
     defaultIntervalSeconds: deps.config.monitoringIntervalSeconds,
+    placeName: (p) => {
+      const place = offlineGeocoder().nearestPlace(p);
+      return place ? `near ${place.name}` : null;
+    },
   });
   workers.add(observed(monitoring, (_n, seconds) => metrics.monitoringPass(monitoring.lastPass, seconds)));
   workers.add(webhookDeliveryWorker(deps), { wakeOnChannel: DELIVERY_CHANNEL });

@@ -13,6 +13,9 @@ import {
   type PlannedPath,
 } from './planned-path.js';
 import type { AlertSettings, AlertType, MonitoringSettings, MonitoringSnapshot, OpenAlert, PositionReport } from './types.js';
+import { timeZoneAt } from '../planning/local-time.js';
+import { clockAt } from '../words.js';
+import { milesText } from './text.js';
 
 /** A place the plan sends the vehicle to: a stop, or a rest, fuel, wait or dock location. */
 export interface PlannedPlace extends LatLng {
@@ -43,6 +46,13 @@ export interface RuleContext {
   places: PlannedPlace[];
   /** The open alert of a type (the oldest when the store holds more than one). */
   openOf(type: AlertType): OpenAlert | undefined;
+  /** A point as people say it: "near Lebanon, IN" (the snapshot's place names), else "12 mi from Dallas, TX (a planned stop)". */
+  where(p: LatLng): string;
+  /**
+   * "Sat, Nov 29, 09:44 CST": an instant on the clocks of the place it belongs to (`at`), by default where
+   * the vehicle last was, else the route's origin.
+   */
+  timeAt(ms: number, at?: LatLng): string;
 }
 
 function orderedPositions(positions: readonly PositionReport[]): PositionReport[] {
@@ -62,9 +72,19 @@ export function subjectOf(snapshot: MonitoringSnapshot): string {
   return snapshot.vehicle ? `${snapshot.driver.name} (unit ${snapshot.vehicle.unit})` : snapshot.driver.name;
 }
 
+/** A point in words without a gazetteer: the nearest planned place, else its coordinates to two decimals. */
+function whereByPlan(places: readonly PlannedPlace[], p: LatLng): string {
+  const near = nearestPlace(places, p);
+  if (near === null) return `${p.latitude.toFixed(2)}, ${p.longitude.toFixed(2)}`;
+  return near.miles < 1 ? `at ${near.place.name}` : `${milesText(near.miles)} from ${near.place.name}`;
+}
+
 export function buildContext(snapshot: MonitoringSnapshot): RuleContext {
   const positions = orderedPositions(snapshot.positions);
   const latest = positions[positions.length - 1] ?? null;
+  const places = placesOf(snapshot);
+  const home: LatLng | null = latest ?? snapshot.route.stops[0] ?? null;
+  const zoneOf = (p: LatLng | null): string => (p === null ? 'UTC' : timeZoneAt(p));
   const path = plannedPathOf(snapshot.route.segments, snapshot.route.stops);
   const location = latest ? locateOnPath(path, latest, plannedMilesAt(path, latest.at)) : null;
   const openByType = new Map<AlertType, OpenAlert>();
@@ -85,8 +105,10 @@ export function buildContext(snapshot: MonitoringSnapshot): RuleContext {
     stationary: currentStationarySpan(positions),
     moving: isMoving(positions),
     stopMiles: snapshot.route.stops.map((s) => plannedMilesAt(path, Date.parse(s.arrivalTime))),
-    places: placesOf(snapshot),
+    places,
     openOf: (type) => openByType.get(type),
+    where: (p) => snapshot.placeName?.(p) ?? whereByPlan(places, p),
+    timeAt: (ms, at) => clockAt(ms, zoneOf(at ?? home)),
   };
 }
 

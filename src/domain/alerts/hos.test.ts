@@ -48,7 +48,7 @@ describe.each(CLOCK_TYPES)('$type', ({ type, field, limit }) => {
 
   it('clears through reconcile once the clock is back above the threshold (the driver rested)', () => {
     const { alert, result } = raiseThenCheck(withRemaining(0.3), withRemaining(8), type);
-    expect(result.resolve).toEqual([{ alert, resolution: expect.stringMatching(/: 8 h left again, above the 1 h alert threshold$/) }]);
+    expect(result.resolve).toEqual([{ alert, resolution: expect.stringMatching(/: 8:00 left again, above the 1:00 alert threshold$/) }]);
   });
 
   it('clears when the HOS record is gone, and says so', () => {
@@ -176,6 +176,6 @@ describe('HOS_VIOLATION', () => {
     const holding = buildSnapshot({ violations: [v] });
     const afterReset = buildSnapshot({ now: at(12), violations: [v], clocks: { periodStart: at(11) } });
     const { result } = raiseThenCheck(holding, afterReset, 'HOS_VIOLATION');
-    expect(result.resolve[0]?.resolution).toBe('No HOS violation in the current duty period (since 2026-03-02 23:00 UTC): the driver has taken a reset');
+    expect(result.resolve[0]?.resolution).toBe('No HOS violation in the current duty period (since Mon, Mar 2, 17:00 CST): the driver has taken a reset');
   });
 });

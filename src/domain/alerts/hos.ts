@@ -8,7 +8,8 @@
  */
 import { HOUR_MS, type HosClocks, type Violation } from '../hos/types.js';
 import { band, condition, num, type AlertRule, type Metadata } from './rule.js';
-import { clockText, hoursText, iso, round2, wholeMinutes } from './text.js';
+import { hoursText, iso, round2, wholeMinutes } from './text.js';
+import { hm } from '../words.js';
 import type { AlertPriority, MonitoringSnapshot, RouteAlertType } from './types.js';
 
 type Hos = NonNullable<MonitoringSnapshot['hos']>;
@@ -41,7 +42,7 @@ interface ApproachingSpec {
   noun: string;
   restNeeded: 'BREAK' | 'FULL_REST' | 'RESTART';
   title: (left: string, reached: boolean) => string;
-  message: (subject: string, left: string, c: HosClocks, reached: boolean) => string;
+  message: (subject: string, left: string, c: HosClocks, reached: boolean, by: string) => string;
   /** The spec's own metadata names for this limit. */
   facts: (c: HosClocks, remaining: number) => Metadata;
 }
@@ -65,7 +66,10 @@ function approachingRule(spec: ApproachingSpec): AlertRule {
       const reached = remaining <= 0;
       const priority: AlertPriority = reached || remaining < warningHours ? 'HIGH' : 'MEDIUM';
       const left = hoursText(remaining);
-      return condition(spec.type, priority, spec.title(left, reached), spec.message(ctx.subject, left, clocks, reached), {
+      // Whose clocks these are, in words, and how far the log is from them when it disagrees (hosNow).
+      const by = hos.sourceName ? (hos.source === 'MANUAL' ? 'by the duty-status log' : `by ${hos.sourceName}'s clocks`) : '';
+      const message = spec.message(ctx.subject, left, clocks, reached, by) + (hos.disagreement ? ` ${hos.disagreement}` : '');
+      return condition(spec.type, priority, spec.title(left, reached), message, {
         limit: spec.limit,
         ...spec.facts(clocks, remaining),
         minutesRemaining: wholeMinutes(remaining * HOUR_MS),
@@ -77,6 +81,7 @@ function approachingRule(spec: ApproachingSpec): AlertRule {
         dutyStatus: clocks.dutyStatus,
         clocksAt: iso(hos.clocks.at),
         hosSource: hos.source,
+        ...(hos.disagreement ? { hosDisagreement: hos.disagreement } : {}),
       });
     },
     fingerprint: (m) => `${band(num(m, 'minutesRemaining'), 15)}:${String(m['limitReached'])}`,
@@ -99,10 +104,10 @@ export const hosApproachingDriveLimit = approachingRule({
   noun: 'driving time',
   restNeeded: 'FULL_REST',
   title: (left, reached) => (reached ? 'Drive limit reached' : `Approaching drive limit: ${left} of driving left`),
-  message: (who, left, c, reached) =>
+  message: (who, left, c, reached, by) =>
     reached
-      ? `${who} has no driving time left (${round2(c.hoursDriven)} h driven); a 10-hour rest is required before driving on.`
-      : `${who} has ${left} of driving left before the drive limit (${round2(c.hoursDriven)} h driven). Plan a rest stop.`,
+      ? `${who} has no driving time left (${hm(c.hoursDriven)} driven${by ? `, ${by}` : ''}); a 10-hour rest is required before driving on.`
+      : `${who} has ${left} of driving left before the driving limit (${hm(c.hoursDriven)} driven${by ? `, ${by}` : ''}). Plan a rest stop.`,
   facts: (c, remaining) => ({ currentHoursDriven: round2(c.hoursDriven), driveTimeRemaining: round2(remaining) }),
 });
 
@@ -113,10 +118,10 @@ export const hosApproachingDutyLimit = approachingRule({
   noun: 'on-duty window time',
   restNeeded: 'FULL_REST',
   title: (left, reached) => (reached ? 'On-duty window ended' : `Approaching on-duty window limit: ${left} left`),
-  message: (who, left, c, reached) =>
+  message: (who, left, c, reached, by) =>
     reached
-      ? `${who}'s on-duty window has ended (${round2(c.onDutyHours)} h into it); no more driving before a 10-hour rest.`
-      : `${who} has ${left} left in the on-duty window (${round2(c.onDutyHours)} h into it). Plan a rest stop.`,
+      ? `${who}'s on-duty window has ended (${hm(c.onDutyHours)} into it${by ? `, ${by}` : ''}); no more driving before a 10-hour rest.`
+      : `${who} has ${left} left in the on-duty window (${hm(c.onDutyHours)} into it${by ? `, ${by}` : ''}). Plan a rest stop.`,
   facts: (c, remaining) => ({ currentOnDutyHours: round2(c.onDutyHours), dutyTimeRemaining: round2(remaining) }),
 });
 
@@ -127,10 +132,10 @@ export const hosApproachingCycleLimit = approachingRule({
   noun: 'cycle time',
   restNeeded: 'RESTART',
   title: (left, reached) => (reached ? 'Cycle limit reached' : `Approaching cycle limit: ${left} left`),
-  message: (who, left, c, reached) =>
+  message: (who, left, c, reached, by) =>
     reached
-      ? `${who} has used the whole cycle (${round2(c.cycleHoursUsed)} h); no more driving until hours are recaptured or a 34-hour restart.`
-      : `${who} has ${left} of on-duty time left in the cycle (${round2(c.cycleHoursUsed)} h used; ${round2(c.cycleHoursRecapturedTomorrow)} h come back tomorrow). Plan a rest stop or a restart.`,
+      ? `${who} has used the whole cycle (${hm(c.cycleHoursUsed)}${by ? `, ${by}` : ''}); no more driving until hours are recaptured or a 34-hour restart.`
+      : `${who} has ${left} of on-duty time left in the cycle (${hm(c.cycleHoursUsed)} used${by ? `, ${by}` : ''}; ${hm(c.cycleHoursRecapturedTomorrow)} come back tomorrow). Plan a rest stop or a restart.`,
   facts: (c, remaining) => ({
     cycleHoursUsed: round2(c.cycleHoursUsed),
     cycleTimeRemaining: round2(remaining),
@@ -145,10 +150,10 @@ export const hosBreakRequired = approachingRule({
   noun: 'driving time before the 30-minute break',
   restNeeded: 'BREAK',
   title: (left, reached) => (reached ? '30-minute break required now' : `30-minute break due in ${left}`),
-  message: (who, left, c, reached) =>
+  message: (who, left, c, reached, by) =>
     reached
-      ? `${who} must take a 30-minute break before driving on (${round2(c.hoursSinceBreak)} h driven since the last one).`
-      : `${who} must take a 30-minute break within ${left} of driving (${round2(c.hoursSinceBreak)} h driven since the last one).`,
+      ? `${who} must take a 30-minute break before driving on (${hm(c.hoursSinceBreak)} driven since the last one${by ? `, ${by}` : ''}).`
+      : `${who} must take a 30-minute break within ${left} of driving (${hm(c.hoursSinceBreak)} driven since the last one${by ? `, ${by}` : ''}).`,
   facts: (c, remaining) => ({
     hoursSinceBreak: round2(c.hoursSinceBreak),
     breakTimeRemaining: round2(remaining),
@@ -185,7 +190,7 @@ export const hosViolation: AlertRule = {
     if (latest === undefined) return null;
     const title =
       violations.length === 1 ? `HOS violation: ${VIOLATION_TEXT[latest.kind]}` : `${violations.length} HOS violations, latest: ${VIOLATION_TEXT[latest.kind]}`;
-    const message = `${ctx.subject}: ${latest.rule}. ${latest.explanation} (${hoursText(latest.overHours)} over, since ${clockText(latest.at)}).`;
+    const message = `${ctx.subject}: ${latest.rule}. ${latest.explanation}`;
     return condition('HOS_VIOLATION', 'CRITICAL', title, message, {
       violations: violations.map((v) => ({ kind: v.kind, rule: v.rule, at: iso(v.at), overHours: round2(v.overHours), explanation: v.explanation })),
       violationCount: violations.length,
@@ -205,7 +210,7 @@ export const hosViolation: AlertRule = {
     const start = hos.clocks.periodStart;
     return start === null
       ? 'No HOS violation since the route was activated'
-      : `No HOS violation in the current duty period (since ${clockText(start)}): the driver has taken a reset`;
+      : `No HOS violation in the current duty period (since ${ctx.timeAt(start)}): the driver has taken a reset`;
   },
 };
 

@@ -4,7 +4,7 @@
  */
 import type { RuleContext } from './context.js';
 import { band, condition, idSet, num, type AlertRule } from './rule.js';
-import { clockText, iso, minutesText, plural, positionText, round1, wholeMinutes } from './text.js';
+import { iso, minutesText, plural, round1, wholeMinutes } from './text.js';
 import type { FaultCode, PositionReport } from './types.js';
 
 export const LOW_FUEL_PERCENT = 15;
@@ -47,7 +47,7 @@ export const vehicleFault: AlertRule = {
       'VEHICLE_FAULT',
       'HIGH',
       title,
-      `${vehicleOf(ctx)} (driver ${ctx.snapshot.driver.name}) reports ${faults.map(faultText).join('; ')} (since ${clockText(faults[0]!.at)}). Check with the driver whether it needs service.`,
+      `${vehicleOf(ctx)} (driver ${ctx.snapshot.driver.name}) reports ${faults.map(faultText).join('; ')} (since ${ctx.timeAt(faults[0]!.at)}). Check with the driver whether it needs service.`,
       { faults: faults.map(faultFacts), faultCount: faults.length },
     );
   },
@@ -64,7 +64,7 @@ export const vehicleBreakdown: AlertRule = {
     const latest = faults[faults.length - 1];
     if (latest === undefined) return null;
     const span = ctx.stationary;
-    const where = ctx.latest ? ` Last position ${positionText(ctx.latest)} at ${clockText(ctx.latest.at)}` : ' Position unknown';
+    const where = ctx.latest ? ` Last position ${ctx.where(ctx.latest)}, ${ctx.timeAt(ctx.latest.at, ctx.latest)}` : ' Position unknown';
     const standing = span ? `, stationary for ${minutesText(span.minutes)}.` : ctx.latest ? ', still moving.' : '.';
     return condition(
       'VEHICLE_BREAKDOWN',
@@ -109,7 +109,7 @@ export const lowFuel: AlertRule = {
       'LOW_FUEL',
       veryLow ? 'HIGH' : 'MEDIUM',
       `${veryLow ? 'Very low' : 'Low'} fuel: ${Math.round(percent)} % left`,
-      `${vehicleOf(ctx)} (driver ${ctx.snapshot.driver.name}) reports ${Math.round(percent)} % fuel at ${clockText(reading.at)} (alert below ${LOW_FUEL_PERCENT} %, urgent below ${VERY_LOW_FUEL_PERCENT} %). Direct the driver to the nearest fuel stop.`,
+      `${vehicleOf(ctx)} (driver ${ctx.snapshot.driver.name}) reports ${Math.round(percent)} % fuel at ${ctx.timeAt(reading.at)} (alert below ${LOW_FUEL_PERCENT} %, urgent below ${VERY_LOW_FUEL_PERCENT} %). Direct the driver to the nearest fuel stop.`,
       {
         fuelLevelPercent: round1(percent),
         thresholdPercent: LOW_FUEL_PERCENT,

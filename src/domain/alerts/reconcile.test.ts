@@ -39,7 +39,7 @@ describe('reconcile', () => {
 
   it('resolves open alerts whose condition is gone, saying why', () => {
     const alert = driveAlert(0.75);
-    expect(check(driveLeft(9), [alert]).resolve).toEqual([{ alert, resolution: 'Driving time: 9 h left again, above the 1 h alert threshold' }]);
+    expect(check(driveLeft(9), [alert]).resolve).toEqual([{ alert, resolution: 'Driving time: 9:00 left again, above the 1:00 alert threshold' }]);
   });
 
   it('never creates a type that is already open, whatever its status', () => {

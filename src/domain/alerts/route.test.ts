@@ -115,7 +115,7 @@ describe('UNPLANNED_STOP', () => {
     const c = conditionOf(stoppedAt(30, 40), 'UNPLANNED_STOP')!;
     expect(c.priority).toBe('MEDIUM');
     expect(c.title).toBe('Unplanned stop: stopped for 40 min');
-    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) has been stopped for 40 min at .*, 25 mi from the nearest planned stop \(Sanger, TX\)\.$/);
+    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) has been stopped for 40 min .*, 25 mi from the nearest planned stop \(Sanger, TX\)\.$/);
     expect(c.metadata).toMatchObject({ stoppedMinutes: 40, atLeast: false, nearestPlannedPlace: 'Sanger, TX', nearestPlannedPlaceMiles: 25, thresholdMinutes: 30 });
   });
 
@@ -166,7 +166,7 @@ describe('MISSED_REST_STOP', () => {
     const c = conditionOf(drivingPastRest(at(6.25)), 'MISSED_REST_STOP')!;
     expect(c.priority).toBe('HIGH');
     expect(c.title).toBe('Missed rest stop: Pauls Valley, OK');
-    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) is still driving 45 min after the planned 10 h full rest at Pauls Valley, OK was due/);
+    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) is still driving 45 min after the planned full rest at Pauls Valley, OK \(10:00\) was due \(Mon, Mar 2, 11:30 CST\)/);
     expect(c.metadata).toMatchObject({
       restLocation: 'Pauls Valley, OK',
       restType: 'full_rest',

@@ -3,7 +3,7 @@ import { nearestPlace, type RuleContext } from './context.js';
 import { stationarySpans } from './motion.js';
 import { locateOnPath, plannedMilesAt } from './planned-path.js';
 import { band, condition, num, type AlertRule } from './rule.js';
-import { clockText, hoursText, iso, milesText, MINUTE_MS, minutesText, positionText, round1, wholeMinutes } from './text.js';
+import { atPlace, hoursText, iso, milesText, MINUTE_MS, minutesText, round1, wholeMinutes } from './text.js';
 import type { PositionReport } from './types.js';
 import type { Segment } from '../planning/types.js';
 
@@ -67,7 +67,7 @@ export const routeDeviation: AlertRule = {
         'ROUTE_DEVIATION',
         priority,
         `Off route: ${milesText(distance)} from the planned path`,
-        `${ctx.subject} is ${milesText(distance)} from the planned route (alert threshold ${milesText(threshold)}) at ${positionText(latest)}, ${clockText(latest.at)}.`,
+        `${ctx.subject} is ${milesText(distance)} from the planned route (alert threshold ${milesText(threshold)}) ${ctx.where(latest)}, ${ctx.timeAt(latest.at, latest)}.`,
         { ...facts, offRoute: true, backOnRouteSince: null },
       );
     }
@@ -78,7 +78,7 @@ export const routeDeviation: AlertRule = {
       'ROUTE_DEVIATION',
       'MEDIUM',
       'Back on route, confirming',
-      `${ctx.subject} has been back within ${milesText(threshold)} of the planned route since ${clockText(since)}; the alert clears after ${minutesText(autoResolveMinutes)} back on route.`,
+      `${ctx.subject} has been back within ${milesText(threshold)} of the planned route since ${ctx.timeAt(since)}; the alert clears after ${minutesText(autoResolveMinutes)} back on route.`,
       { ...facts, offRoute: false, backOnRouteSince: iso(since) },
     );
   },
@@ -89,7 +89,7 @@ export const routeDeviation: AlertRule = {
     const threshold = ctx.alerts.routeDeviationThresholdMiles;
     const since = backOnRouteSince(ctx, threshold);
     if (since === null || ctx.latest === null) return 'The vehicle is back on the planned route';
-    return `Vehicle back within ${milesText(threshold)} of the planned route since ${clockText(since)} (${minutesText((ctx.latest.at - since) / MINUTE_MS)})`;
+    return `Vehicle back within ${milesText(threshold)} of the planned route since ${ctx.timeAt(since)} (${minutesText((ctx.latest.at - since) / MINUTE_MS)})`;
   },
 };
 
@@ -107,7 +107,7 @@ export const unplannedStop: AlertRule = {
       'UNPLANNED_STOP',
       'MEDIUM',
       `Unplanned stop: stopped for ${minutesText(span.minutes)}`,
-      `${ctx.subject} has been stopped for ${stopped} at ${positionText(span.anchor)}${nearest}.`,
+      `${ctx.subject} has been stopped for ${stopped} ${ctx.where(span.anchor)}${nearest}.`,
       {
         stoppedSince: iso(span.since),
         stoppedMinutes: wholeMinutes(span.until - span.since),
@@ -189,12 +189,12 @@ export const missedRestStop: AlertRule = {
     if (!driving && (ctx.openOf('MISSED_REST_STOP') === undefined || restingNow(ctx))) return null;
     const dueAt = start + ctx.delayMs;
     const overdueMinutes = (ctx.now - dueAt) / MINUTE_MS;
-    const shifted = ctx.delayMs > 0 ? `; planned ${clockText(start)}, shifted by the ${minutesText(ctx.delayMs / MINUTE_MS)} delay` : '';
+    const shifted = ctx.delayMs > 0 ? `; planned ${ctx.timeAt(start, rest)}, shifted by the ${minutesText(ctx.delayMs / MINUTE_MS)} delay` : '';
     return condition(
       'MISSED_REST_STOP',
       'HIGH',
       `Missed rest stop: ${rest.location}`,
-      `${ctx.subject} is still ${driving ? 'driving' : 'on duty'} ${minutesText(overdueMinutes)} after the planned ${hoursText(rest.duration_hours)} ${REST_TYPE_TEXT[rest.rest_type]} at ${rest.location} was due (${clockText(dueAt)}${shifted}); no rest has been taken since.`,
+      `${ctx.subject} is still ${driving ? 'driving' : 'on duty'} ${minutesText(overdueMinutes)} after the planned ${REST_TYPE_TEXT[rest.rest_type]} ${atPlace(rest.location)} (${hoursText(rest.duration_hours)}) was due (${ctx.timeAt(dueAt, rest)}${shifted}); no rest has been taken since.`,
       {
         restLocation: rest.location,
         restType: rest.rest_type,

@@ -39,7 +39,7 @@ describe('LATE_TO_APPOINTMENT', () => {
     expect(s.now).toBeLessThan(at(4));
     expect(c.priority).toBe('HIGH');
     expect(c.title).toBe('Late to appointment at Ardmore, OK: 30 min past the window');
-    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) is projected to arrive at Ardmore, OK \(PICKUP\) at 2026-03-02 16:30 UTC, 30 min after the appointment's latest time 2026-03-02 16:00 UTC \(planned arrival 2026-03-02 14:30 UTC plus the current 2 h delay\)\.$/);
+    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) is projected to arrive at Ardmore, OK \(pickup\) at Mon, Mar 2, 10:30 CST, 30 min after the appointment's latest time Mon, Mar 2, 10:00 CST \(planned arrival Mon, Mar 2, 08:30 CST plus the current 2:00 delay\)\.$/);
     expect(c.metadata).toMatchObject({
       stopName: 'Ardmore, OK',
       stopIndex: 1,
@@ -55,7 +55,7 @@ describe('LATE_TO_APPOINTMENT', () => {
   it('prefers the visibility ETA (the latest one) to the plan', () => {
     const late = conditionOf(buildSnapshot({ etaPredictions: [prediction(1, at(4.5))] }), 'LATE_TO_APPOINTMENT')!;
     expect(late.metadata).toMatchObject({ projectionMethod: 'VISIBILITY', etaSource: 'visibility-sandbox', lateByMinutes: 30 });
-    expect(late.message).toContain('(ETA from visibility-sandbox)');
+    expect(late.message).toContain('(ETA from Visibility-sandbox)');
     const revised = buildSnapshot({ etaPredictions: [prediction(1, at(3), at(0.45)), prediction(1, at(4.5), at(0.4))] });
     expect(conditionOf(revised, 'LATE_TO_APPOINTMENT')).toBeUndefined();
   });
@@ -115,12 +115,12 @@ describe('APPOINTMENT_AT_RISK', () => {
     const open = openAlert(conditionOf(runningLate(1.25), 'APPOINTMENT_AT_RISK')!);
     const r = check(runningLate(2), [open]);
     expect(r.create.map((c) => c.type)).toEqual(['LATE_TO_APPOINTMENT']);
-    expect(r.resolve).toEqual([{ alert: open, resolution: 'Projected arrival at Ardmore, OK 2026-03-02 16:30 UTC is after the window (2026-03-02 16:00 UTC)' }]);
+    expect(r.resolve).toEqual([{ alert: open, resolution: 'Projected arrival at Ardmore, OK Mon, Mar 2, 10:30 CST is after the window (Mon, Mar 2, 10:00 CST)' }]);
   });
 
   it('clears through reconcile when the outlook improves', () => {
     const { result } = raiseThenCheck(runningLate(1.25), runningLate(0.5), 'APPOINTMENT_AT_RISK');
-    expect(result.resolve[0]?.resolution).toMatch(/^Projected arrival at Ardmore, OK .* leaves 1 h before the window ends/);
+    expect(result.resolve[0]?.resolution).toMatch(/^Projected arrival at Ardmore, OK .* leaves 1:00 before the window ends/);
   });
 });
 
@@ -132,8 +132,8 @@ describe('DOCK_DELAY', () => {
   it('fires MEDIUM when the stay runs past the planned dock time by more than the threshold', () => {
     const c = conditionOf(docked(at(2.5), at(5.75)), 'DOCK_DELAY')!;
     expect(c.priority).toBe('MEDIUM');
-    expect(c.title).toBe('Dock delay at Ardmore, OK: 1.3 h over plan');
-    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) has been at Ardmore, OK \(PICKUP\) since 2026-03-02 14:30 UTC; the planned 2 h at the dock should have ended by 2026-03-02 16:30 UTC/);
+    expect(c.title).toBe('Dock delay at Ardmore, OK: 1:15 over plan');
+    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) has been at Ardmore, OK \(pickup\) since Mon, Mar 2, 08:30 CST; the planned dock time \(2:00\) should have ended by Mon, Mar 2, 10:30 CST/);
     expect(c.metadata).toMatchObject({ stopName: 'Ardmore, OK', stopIndex: 1, plannedDockHours: 2, overstayMinutes: 75, thresholdMinutes: 60, atLeast: false });
   });
 
@@ -174,7 +174,7 @@ describe('DEPARTURE_DELAYED', () => {
     const c = conditionOf(stillAtOrigin(at(0.75)), 'DEPARTURE_DELAYED')!;
     expect(c.priority).toBe('LOW');
     expect(c.title).toBe('Departure delayed: 45 min past the planned departure');
-    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) has not left Dallas, TX 45 min after the planned departure at 2026-03-02 12:00 UTC/);
+    expect(c.message).toMatch(/^Jane Doe \(unit 1042\) has not left Dallas, TX 45 min after the planned departure at Mon, Mar 2, 06:00 CST/);
     expect(c.metadata).toMatchObject({ originName: 'Dallas, TX', plannedDeparture: iso(T0), minutesLate: 45 });
   });
 

@@ -1,10 +1,11 @@
 /** Scheduling rules: LATE_TO_APPOINTMENT, APPOINTMENT_AT_RISK, DOCK_DELAY, DEPARTURE_DELAYED. */
+import { vendorName } from '../words.js';
 import { haversineMiles, type LatLng } from '../geo/geodesy.js';
 import type { Segment, StopEta } from '../planning/types.js';
 import type { RuleContext } from './context.js';
 import { PLANNED_PLACE_RADIUS_MILES } from './route.js';
 import { band, condition, num, type AlertRule } from './rule.js';
-import { clockText, hoursText, iso, MINUTE_MS, minutesText, round2, wholeMinutes } from './text.js';
+import { hoursText, iso, MINUTE_MS, minutesText, round2, stopTypeWords, wholeMinutes } from './text.js';
 
 /** A projected arrival this close to the window's end (but not after it) puts the appointment at risk. */
 export const APPOINTMENT_RISK_MARGIN_MINUTES = 30;
@@ -72,8 +73,8 @@ export function nextAppointment(ctx: RuleContext): AppointmentOutlook | null {
 }
 
 function projectionText(ctx: RuleContext, o: AppointmentOutlook): string {
-  if (o.projection.method === 'VISIBILITY') return `ETA from ${o.projection.etaSource ?? 'the visibility provider'}`;
-  const planned = clockText(parse(o.stop.arrivalTime)!);
+  if (o.projection.method === 'VISIBILITY') return `ETA from ${o.projection.etaSource ? vendorName(o.projection.etaSource) : 'the visibility provider'}`;
+  const planned = ctx.timeAt(parse(o.stop.arrivalTime)!, o.stop);
   if (o.projection.method === 'PLAN') return `planned arrival ${planned}; no position reported`;
   return ctx.delayMs > 0 ? `planned arrival ${planned} plus the current ${minutesText(ctx.delayMs / MINUTE_MS)} delay` : `on plan, planned arrival ${planned}`;
 }
@@ -101,8 +102,8 @@ function appointmentCleared(ctx: RuleContext, alert: { metadata: Record<string, 
   const o = nextAppointment(ctx);
   if (o === null) return 'No upcoming appointment';
   const slack = -o.lateByMs / MINUTE_MS;
-  if (slack <= 0) return `Projected arrival at ${o.stop.name} ${clockText(o.projection.at)} is after the window (${clockText(o.latest)})`;
-  return `Projected arrival at ${o.stop.name} ${clockText(o.projection.at)} leaves ${minutesText(slack)} before the window ends (${clockText(o.latest)})`;
+  if (slack <= 0) return `Projected arrival at ${o.stop.name} ${ctx.timeAt(o.projection.at, o.stop)} is after the window (${ctx.timeAt(o.latest, o.stop)})`;
+  return `Projected arrival at ${o.stop.name} ${ctx.timeAt(o.projection.at, o.stop)} leaves ${minutesText(slack)} before the window ends (${ctx.timeAt(o.latest, o.stop)})`;
 }
 
 export const lateToAppointment: AlertRule = {
@@ -115,7 +116,7 @@ export const lateToAppointment: AlertRule = {
       'LATE_TO_APPOINTMENT',
       'HIGH',
       `Late to appointment at ${o.stop.name}: ${late} past the window`,
-      `${ctx.subject} is projected to arrive at ${o.stop.name} (${o.stop.type}) at ${clockText(o.projection.at)}, ${late} after the appointment's latest time ${clockText(o.latest)} (${projectionText(ctx, o)}).`,
+      `${ctx.subject} is projected to arrive at ${o.stop.name} (${stopTypeWords(o.stop.type)}) at ${ctx.timeAt(o.projection.at, o.stop)}, ${late} after the appointment's latest time ${ctx.timeAt(o.latest, o.stop)} (${projectionText(ctx, o)}).`,
       { ...outlookFacts(ctx, o), lateByMinutes: wholeMinutes(o.lateByMs) },
     );
   },
@@ -133,7 +134,7 @@ export const appointmentAtRisk: AlertRule = {
       'APPOINTMENT_AT_RISK',
       'MEDIUM',
       `Appointment at risk at ${o.stop.name}: ${slack} to spare`,
-      `${ctx.subject} is projected to arrive at ${o.stop.name} (${o.stop.type}) at ${clockText(o.projection.at)}, only ${slack} before the appointment's latest time ${clockText(o.latest)} (${projectionText(ctx, o)}).`,
+      `${ctx.subject} is projected to arrive at ${o.stop.name} (${stopTypeWords(o.stop.type)}) at ${ctx.timeAt(o.projection.at, o.stop)}, only ${slack} before the appointment's latest time ${ctx.timeAt(o.latest, o.stop)} (${projectionText(ctx, o)}).`,
       { ...outlookFacts(ctx, o), slackMinutes: wholeMinutes(-o.lateByMs), marginMinutes: APPOINTMENT_RISK_MARGIN_MINUTES },
     );
   },
@@ -210,7 +211,7 @@ export const dockDelay: AlertRule = {
       'DOCK_DELAY',
       'MEDIUM',
       `Dock delay at ${stay.stop.name}: ${over} over plan`,
-      `${ctx.subject} has been at ${stay.stop.name} (${stay.stop.type}) since ${stay.startsHistory ? 'at least ' : ''}${clockText(stay.arrivedAt)}; the planned ${hoursText(stay.dockHours)} at the dock should have ended by ${clockText(stay.expectedDeparture)} (${over} ago, alert threshold ${minutesText(ctx.alerts.dockDelayThresholdMinutes)}).`,
+      `${ctx.subject} has been at ${stay.stop.name} (${stopTypeWords(stay.stop.type)}) since ${stay.startsHistory ? 'at least ' : ''}${ctx.timeAt(stay.arrivedAt, stay.stop)}; the planned dock time (${hoursText(stay.dockHours)}) should have ended by ${ctx.timeAt(stay.expectedDeparture, stay.stop)} (${over} ago, alert threshold ${minutesText(ctx.alerts.dockDelayThresholdMinutes)}).`,
       {
         stopName: stay.stop.name,
         stopIndex: stay.index,
@@ -284,7 +285,7 @@ export const departureDelayed: AlertRule = {
       'DEPARTURE_DELAYED',
       'LOW',
       `Departure delayed: ${late} past the planned departure`,
-      `${ctx.subject} has not left ${origin.name} ${late} after the planned departure at ${clockText(leave)} (last position ${clockText(latest.at)}).`,
+      `${ctx.subject} has not left ${origin.name} ${late} after the planned departure at ${ctx.timeAt(leave, origin)} (last position ${ctx.timeAt(latest.at, latest)}).`,
       {
         originName: origin.name,
         plannedDeparture: iso(leave),

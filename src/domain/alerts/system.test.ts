@@ -41,6 +41,6 @@ describe('TELEMETRY_STALE', () => {
     const open = openAlert(conditionOf(silentSince(at(0.5), at(0.5) + 20 * MIN), 'TELEMETRY_STALE')!);
     expect(check(silentSince(at(0.5), at(0.5) + 90 * MIN), [open]).update).toEqual([]);
     const { result } = raiseThenCheck(silentSince(at(0.5), at(0.5) + 20 * MIN), silentSince(at(0.8), at(0.8) + MIN), 'TELEMETRY_STALE');
-    expect(result.resolve[0]?.resolution).toBe('Position received at 2026-03-02 12:45 UTC');
+    expect(result.resolve[0]?.resolution).toBe('Position received at Mon, Mar 2, 06:45 CST');
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { RuleContext } from './context.js';
 import { condition, idSet, type AlertRule } from './rule.js';
-import { clockText, iso, MINUTE_MS, minutesText, plural, wholeMinutes } from './text.js';
+import { iso, MINUTE_MS, minutesText, plural, wholeMinutes } from './text.js';
 
 /** Positions are stale after the tenant's telemetryStaleMinutes (15 by default) … */
 export const DEFAULT_STALE_MINUTES = 15;
@@ -30,7 +30,7 @@ export const telemetryStale: AlertRule = {
         'TELEMETRY_STALE',
         'MEDIUM',
         'No position reported',
-        `No position has been reported for ${ctx.subject} since the route was activated at ${clockText(ctx.snapshot.route.activatedAt)}.`,
+        `No position has been reported for ${ctx.subject} since the route was activated ${ctx.timeAt(ctx.snapshot.route.activatedAt)}.`,
         { ...facts, lastPositionAt: null, minutesSinceLastPosition: null },
       );
     }
@@ -39,7 +39,7 @@ export const telemetryStale: AlertRule = {
       'TELEMETRY_STALE',
       'MEDIUM',
       `No position for ${minutesText(age)}`,
-      `The last position of ${ctx.subject} is ${minutesText(age)} old (${clockText(latest.at)}, at ${latest.latitude.toFixed(4)}, ${latest.longitude.toFixed(4)}); check the ELD or the driver app.`,
+      `The last position of ${ctx.subject} is ${minutesText(age)} old (${ctx.timeAt(latest.at, latest)}, ${ctx.where(latest)}); check the ELD or the driver app.`,
       { ...facts, lastPositionAt: iso(latest.at), minutesSinceLastPosition: wholeMinutes(ctx.now - latest.at), latitude: latest.latitude, longitude: latest.longitude },
     );
   },
@@ -47,7 +47,7 @@ export const telemetryStale: AlertRule = {
   fingerprint: (m) => String(m['lastPositionAt']),
   cleared(ctx) {
     if (ctx.latest === null) return 'The route has not been active long enough to expect a position';
-    return `Position received at ${clockText(ctx.latest.at)}`;
+    return `Position received at ${ctx.timeAt(ctx.latest.at)}`;
   },
 };
 

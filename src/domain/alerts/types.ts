@@ -139,12 +139,16 @@ export interface MonitoringSnapshot {
   driver: { id: string; name: string };
   vehicle: { id: string; unit: string } | null;
   /**
-   * The driver's clocks now and the violations in their log, from the duty-status log through the HOS
-   * engine (source MANUAL) or from the ELD's clocks (source = vendor key); null when unknown.
+   * The driver's clocks now and the violations in their log, as hosNow (domain/hos/current.ts) answers
+   * them for every screen: from the duty-status log through the HOS engine (source MANUAL) or from the
+   * ELD's clocks (source = vendor key); null when unknown. `sourceName` says where in words ("Samsara",
+   * "the duty-status log"); `disagreement` is the sentence stating how far the ELD and the log differ.
    */
-  hos: { clocks: HosClocks; violations: Violation[]; source: string } | null;
+  hos: { clocks: HosClocks; violations: Violation[]; source: string; sourceName?: string; disagreement?: string | null } | null;
   /** The route's recent positions, oldest first (the worker passes the last few hours at most). */
   positions: PositionReport[];
+  /** A point as people name it ("near Lebanon, IN", from the gazetteer); without it, messages name the nearest planned place. */
+  placeName?: (p: { latitude: number; longitude: number }) => string | null;
   /** null: no weather source configured (the weather rules then stay silent). */
   weather: WeatherHazard[] | null;
   /** Hours the weather is expected to add to the remaining trip (weather-adjusted ETA); null: unknown. */

@@ -22,7 +22,7 @@ describe('SEVERE_WEATHER_IN_PATH', () => {
     const c = conditionOf(withWeather([hazard('SEVERE', 80)]), 'SEVERE_WEATHER_IN_PATH')!;
     expect(c.priority).toBe('HIGH');
     expect(c.title).toBe('Severe weather ahead: Severe Thunderstorm Warning in 80 mi');
-    expect(c.message).toMatch(/^Jane Doe \(unit 1042\): SEVERE Severe Thunderstorm Warning 80 mi ahead \(in effect\)/);
+    expect(c.message).toMatch(/^Jane Doe \(unit 1042\): Severe Thunderstorm Warning 80 mi ahead \(in effect\)/);
     expect(c.metadata).toMatchObject({ hazardCount: 1, worstSeverity: 'SEVERE', nearestMilesAhead: 80, hazards: [{ severity: 'SEVERE', milesAhead: 80, source: 'nws' }] });
   });
 
@@ -95,7 +95,7 @@ describe('WEATHER_DELAY', () => {
   it('fires MEDIUM from half an hour of weather delay', () => {
     const c = conditionOf(delayed(1.25), 'WEATHER_DELAY')!;
     expect(c.priority).toBe('MEDIUM');
-    expect(c.title).toBe('Weather delay: about 1.3 h added to the trip');
+    expect(c.title).toBe('Weather delay: about 1:15 added to the trip');
     expect(c.metadata).toMatchObject({ weatherDelayHours: 1.25, thresholdHours: 0.5, plannedArrival: new Date(at(18)).toISOString() });
     expect(conditionOf(delayed(0.5), 'WEATHER_DELAY')).toBeDefined();
   });

@@ -4,7 +4,7 @@
  */
 import type { RuleContext } from './context.js';
 import { band, condition, idSet, num, type AlertRule } from './rule.js';
-import { clockText, hoursText, iso, milesText, plural, round1, round2 } from './text.js';
+import { hoursText, iso, milesText, plural, round1, round2 } from './text.js';
 import type { WeatherHazard } from './types.js';
 
 /** An EXTREME hazard already in effect this close ahead is CRITICAL: the driver reaches it within the hour. */
@@ -42,9 +42,14 @@ const hazardFacts = (h: WeatherHazard) => ({
   source: h.source,
 });
 
-function hazardText(h: WeatherHazard, now: number): string {
-  const when = h.startsAt <= now ? 'in effect' : `from ${clockText(h.startsAt)}`;
-  return `${h.severity} ${h.event} ${milesText(h.milesAhead)} ahead (${when}): ${h.headline}`;
+const SEVERITY_WORDS: Record<WeatherHazard['severity'], string> = { EXTREME: 'Extreme', SEVERE: 'Severe', MODERATE: 'Moderate', MINOR: 'Minor' };
+
+/** "Severe Winter Storm Warning 40 mi ahead (from Sat, Nov 29, 18:00 CST, where it is): …" — the hazard's time in its own zone. */
+function hazardText(ctx: RuleContext, h: WeatherHazard): string {
+  const when = h.startsAt <= ctx.now ? 'in effect' : `from ${ctx.timeAt(h.startsAt, h)}`;
+  // Vendors often put the severity in the event's name already ("Severe Thunderstorm Warning").
+  const severity = h.event.toLowerCase().includes(h.severity.toLowerCase()) ? '' : `${SEVERITY_WORDS[h.severity]} `;
+  return `${severity}${h.event} ${milesText(h.milesAhead)} ahead (${when}): ${h.headline}`;
 }
 
 function whyCleared(ctx: RuleContext, what: string): string {
@@ -66,7 +71,7 @@ export const severeWeatherInPath: AlertRule = {
       'SEVERE_WEATHER_IN_PATH',
       critical ? 'CRITICAL' : 'HIGH',
       `${worst.severity === 'EXTREME' ? 'Extreme' : 'Severe'} weather ahead: ${worst.event} in ${milesText(worst.milesAhead)}`,
-      `${ctx.subject}: ${hazardText(worst, ctx.now)}.${others}`,
+      `${ctx.subject}: ${hazardText(ctx, worst)}.${others}`,
       {
         hazards: hazards.map(hazardFacts),
         hazardCount: hazards.length,
@@ -92,7 +97,7 @@ export const weatherAdvisory: AlertRule = {
       'WEATHER_ADVISORY',
       'LOW',
       `Weather advisory ahead: ${worst.event} in ${milesText(worst.milesAhead)}`,
-      `${ctx.subject}: ${hazardText(worst, ctx.now)}.${others}`,
+      `${ctx.subject}: ${hazardText(ctx, worst)}.${others}`,
       { hazards: hazards.map(hazardFacts), hazardCount: hazards.length, nearestMilesAhead: round1(hazards[0]!.milesAhead) },
     );
   },
@@ -109,7 +114,7 @@ export const weatherDelay: AlertRule = {
       'WEATHER_DELAY',
       'MEDIUM',
       `Weather delay: about ${hoursText(hours)} added to the trip`,
-      `${ctx.subject}: weather is expected to add about ${hoursText(hours)} to the rest of the trip (planned arrival ${clockText(ctx.snapshot.route.arrivalTime)}).`,
+      `${ctx.subject}: weather is expected to add about ${hoursText(hours)} to the rest of the trip (planned arrival ${ctx.timeAt(ctx.snapshot.route.arrivalTime, ctx.snapshot.route.stops[ctx.snapshot.route.stops.length - 1])}).`,
       {
         weatherDelayHours: round2(hours),
         plannedArrival: iso(ctx.snapshot.route.arrivalTime),

@@ -57,7 +57,6 @@ const F_LONG_OFF = CYCLE_LONG_OFF_BIT;
 const STATUSES: ReadonlySet<string> = new Set(['OFF_DUTY', 'SLEEPER_BERTH', 'ON_DUTY_DRIVING', 'ON_DUTY_NOT_DRIVING']);
 export const isRest = (s: DutyStatus): boolean => s === 'OFF_DUTY' || s === 'SLEEPER_BERTH';
 
-const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
 
 /**
  * A driver fresh from a restart at `at`: off duty for the restart length already, so the first duty
@@ -262,9 +261,9 @@ function sharedChecks(m: Mutable<HosState>, t0: number, d: number): void {
   }
   sharedOver(m, t0, d, lim.cycleHours - cycleUsed(m.ledger), F_CYCLE, 'CYCLE', lim.cycleHours, lim.rules.cycle, `on-duty time in the last ${lim.cycleDays} days`);
   if (lim.dailyDriveHours !== Infinity) {
-    const day = iso(dayStart(m.ledger.day, lim.dayOffsetMinutes)).slice(0, 10);
-    sharedOver(m, t0, d, lim.dailyDriveHours - m.ledger.todayDrive, F_DAILY_DRIVE, 'DAILY_DRIVE', lim.dailyDriveHours, lim.rules.dailyDrive, `driving on ${day}`);
-    sharedOver(m, t0, d, lim.dailyOnDutyHours - m.ledger.today, F_DAILY_ON_DUTY, 'DAILY_ON_DUTY', lim.dailyOnDutyHours, lim.rules.dailyOnDuty, `on-duty time on ${day}`);
+    const day = { day: dayStart(m.ledger.day, lim.dayOffsetMinutes) };
+    sharedOver(m, t0, d, lim.dailyDriveHours - m.ledger.todayDrive, F_DAILY_DRIVE, 'DAILY_DRIVE', lim.dailyDriveHours, lim.rules.dailyDrive, 'driving', day);
+    sharedOver(m, t0, d, lim.dailyOnDutyHours - m.ledger.today, F_DAILY_ON_DUTY, 'DAILY_ON_DUTY', lim.dailyOnDutyHours, lim.rules.dailyOnDuty, 'on-duty time', day);
   }
   if (lim.onDutyWithoutLongOffHours !== Infinity) {
     sharedOver(m, t0, d, lim.onDutyWithoutLongOffHours - m.onDutySinceLongOff, F_CYCLE_NO_LONG_OFF, 'CYCLE', lim.onDutyWithoutLongOffHours, lim.rules.onDutyWithoutLongOff, 'on-duty time since the last 24 consecutive hours off');
@@ -274,10 +273,10 @@ function sharedChecks(m: Mutable<HosState>, t0: number, d: number): void {
   }
 }
 
-function sharedOver(m: Mutable<HosState>, t0: number, d: number, room: number, bit: number, kind: VRec['kind'], limit: number, rule: string, what: string): void {
+function sharedOver(m: Mutable<HosState>, t0: number, d: number, room: number, bit: number, kind: VRec['kind'], limit: number, rule: string, what: string, ref?: { day: number }): void {
   const r = room > 0 ? room : 0;
   if (d - r > EPS) {
-    m.frozen = addOver(m.frozen, m.flags, bit, kind, t0 + r * HOUR_MS, d - r, limit, rule, what);
+    m.frozen = addOver(m.frozen, m.flags, bit, kind, t0 + r * HOUR_MS, d - r, limit, rule, what, ref);
     m.flags |= bit;
   }
 }
@@ -301,8 +300,6 @@ function extAvailable(lim: HosLimits, s: Pick<HosState, 'lastRestartAt'>, h: Hyp
   if (s.lastRestartAt !== null && s.lastRestartAt > h.extAt) return true;
   return dayIndex(t, lim.dayOffsetMinutes) - dayIndex(h.extAt, lim.dayOffsetMinutes) >= 7;
 }
-
-const anchorText = (h: Hyp): string => `since ${iso(h.anchorEnd)}`;
 
 function hypStep(lim: HosLimits, s: HosState, h: Hyp, driving: boolean, t0: number, d: number): Hyp {
   const next = copyHyp(h);
@@ -330,7 +327,7 @@ function hypStep(lim: HosLimits, s: HosState, h: Hyp, driving: boolean, t0: numb
 function hypOver(next: Mutable<Hyp>, t0: number, d: number, room: number, bit: number, kind: VRec['kind'], limit: number, rule: string, h: Hyp, what: string): void {
   const r = room > 0 ? room : 0;
   if (d - r > EPS) {
-    next.viol = addOver(next.viol, next.flags, bit, kind, t0 + r * HOUR_MS, d - r, limit, rule, `${what} ${anchorText(h)}`);
+    next.viol = addOver(next.viol, next.flags, bit, kind, t0 + r * HOUR_MS, d - r, limit, rule, what, { since: h.anchorEnd });
     next.flags |= bit;
   }
 }

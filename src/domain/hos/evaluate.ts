@@ -7,10 +7,33 @@ import { advance, freshState, windowLimit, type HosState } from './engine.js';
 import { HosError } from './errors.js';
 import { limitsOf } from './rules.js';
 import { availabilityOf, clocksFrom, read, violationsFrom } from './select.js';
-import { HOUR_MS, type DutyPeriod, type HosEvaluation, type NextRest, type RuleSet, type Violation } from './types.js';
+import { HOUR_MS, type DutyPeriod, type HosEvaluation, type LimitKind, type NextRest, type RuleSet, type RuleSetOptions, type Violation } from './types.js';
+import { clockAt, hm, offsetZone } from '../words.js';
 
+/** Timestamps in developer errors (a malformed timeline) stay ISO: they quote the input. */
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
-const h2 = (n: number) => (n === Infinity ? '∞' : (Math.round(n * 100) / 100).toFixed(2));
+/** Durations for people: h:mm ("1:37"), "no limit" for none. */
+const dur = (n: number) => (n === Infinity ? 'no limit' : hm(n));
+/** A time for people on the home terminal's clock (the rule set's day offset), with the zone. */
+const when = (s: HosState, ms: number) => clockAt(Math.round(ms), offsetZone(s.lim.dayOffsetMinutes));
+
+/** The limits in words, as the explanations name them. */
+export const LIMIT_WORDS: Record<LimitKind, string> = {
+  DRIVE: 'driving limit',
+  WINDOW: 'duty window',
+  BREAK: '30-minute break rule',
+  CYCLE: 'cycle limit',
+  DAILY_DRIVE: 'daily driving limit',
+  DAILY_ON_DUTY: 'daily on-duty limit',
+};
+
+const OPTION_WORDS: Record<keyof RuleSetOptions, ((v: unknown) => string | null) | null> = {
+  adverseDrivingConditions: () => 'adverse driving conditions',
+  shortHaul16Hour: () => '16-hour short-haul exception',
+  shortHaul150AirMile: () => '150 air-mile short-haul exception',
+  homeTerminalUtcOffsetMinutes: null, // the times are written in the home terminal's zone
+  teamDriving: () => 'team driving',
+};
 
 /** Sorted, contiguous, finite, non-negative periods; throws INVALID_TIMELINE naming the first bad one. */
 export function validateTimeline(timeline: readonly DutyPeriod[]): void {
@@ -85,7 +108,7 @@ function nextRestOf(s: HosState): NextRest {
   const within = Math.max(after, elapsedLeft);
   const base = { requiredAfterDrivingHours: after, requiredWithinHours: within, limitedBy: a.limitedBy };
   if (a.limitedBy === 'BREAK') {
-    return { ...base, kind: 'BREAK', durationHours: lim.breakHours, explanation: `${lim.rules.break}: a 30-minute non-driving period is needed after ${h2(after)} h more driving.` };
+    return { ...base, kind: 'BREAK', durationHours: lim.breakHours, explanation: `${lim.rules.break}: a 30-minute non-driving period is needed after ${dur(after)} more driving.` };
   }
   if (a.limitedBy === 'CYCLE') {
     const recap = clocksFrom(s).cycleHoursRecapturedTomorrow;
@@ -93,7 +116,7 @@ function nextRestOf(s: HosState): NextRest {
       ...base,
       kind: 'RESTART',
       durationHours: lim.restartOffHours,
-      explanation: `The cycle binds after ${h2(after)} h more driving: ${lim.rules.restart} resets it (or wait for the daily recap: +${h2(recap)} h at the next midnight).`,
+      explanation: `The cycle limit binds after ${dur(after)} more driving: ${lim.rules.restart} resets it (or wait for the daily recap: ${dur(recap)} come back at the next midnight).`,
     };
   }
   const split = lim.split;
@@ -107,7 +130,7 @@ function nextRestOf(s: HosState): NextRest {
         ...base,
         kind: 'SLEEPER_SPLIT',
         durationHours: need,
-        explanation: `${split.rule}: ${h2(need)} h ${where} pairs with the ${h2(open.hours)} h rest that ended ${iso(open.end)}; the clocks then count from that rest's end, leaving ${h2(room)} h of driving.`,
+        explanation: `${split.rule}: ${dur(need)} ${where} pairs with the ${dur(open.hours)} rest that ended ${when(s, open.end)}; the clocks then count from that rest's end, leaving ${dur(room)} of driving.`,
       };
     }
   }
@@ -115,7 +138,7 @@ function nextRestOf(s: HosState): NextRest {
     ...base,
     kind: 'FULL_REST',
     durationHours: lim.resetOffHours,
-    explanation: `The ${a.limitedBy.toLowerCase().replace('_', ' ')} limit binds after ${h2(after)} h more driving: ${lim.rules.reset} restores the duty period.`,
+    explanation: `The ${LIMIT_WORDS[a.limitedBy]} binds after ${dur(after)} more driving: ${lim.rules.reset} restores the duty period.`,
   };
 }
 
@@ -123,13 +146,13 @@ function anchorLine(s: HosState, h: Hyp): string {
   const a = h.anchor;
   switch (a.kind) {
     case 'START':
-      return `Calculation point ${iso(h.anchorEnd)}: start of the record (taken as fresh after a restart).`;
+      return `Counted from ${when(s, h.anchorEnd)}: the start of the record (taken as fresh after a restart).`;
     case 'RESET':
-      return `Calculation point ${iso(h.anchorEnd)}: end of ${h2(a.rest.hours)} h off duty from ${iso(a.rest.start)} (${s.lim.rules.reset}).`;
+      return `Counted from ${when(s, h.anchorEnd)}: the end of ${dur(a.rest.hours)} off duty from ${when(s, a.rest.start)} (${s.lim.rules.reset}).`;
     case 'SPLIT':
       return (
-        `Calculation point ${iso(h.anchorEnd)}: end of the first split period (${h2(a.first.hours)} h from ${iso(a.first.start)}), ` +
-        `paired with ${h2(a.second.hours)} h from ${iso(a.second.start)} (${s.lim.split?.rule ?? ''}); both periods are excluded from the window.`
+        `Counted from ${when(s, h.anchorEnd)}: the end of the first split period (${dur(a.first.hours)} from ${when(s, a.first.start)}), ` +
+        `paired with ${dur(a.second.hours)} from ${when(s, a.second.start)} (${s.lim.split?.rule ?? ''}); both periods are excluded from the window.`
       );
   }
 }
@@ -142,22 +165,23 @@ function explain(s: HosState): string[] {
   const a = availabilityOf(s);
   const opts = Object.entries(s.rules.options ?? {})
     .filter(([, v]) => v !== undefined && v !== false)
-    .map(([k, v]) => (v === true ? k : `${k}=${String(v)}`));
+    .map(([k, v]) => OPTION_WORDS[k as keyof RuleSetOptions]?.(v) ?? null)
+    .filter((w): w is string => w !== null);
   const lines = [
-    `Rule set: ${lim.label}${opts.length ? ` (options: ${opts.join(', ')})` : ''}; evaluated at ${iso(s.at)}.`,
-    r.resetNow ? `Off duty ${h2(s.restHours)} h so far: a full reset; the next duty period starts when the driver comes on duty.` : anchorLine(s, h),
-    `Driving ${h2(c.hoursDriven)} h of ${h2(lim.driveHours)} (${lim.rules.drive}).`,
+    `Rule set: ${lim.label}${opts.length ? ` (${opts.join(', ')})` : ''}; as of ${when(s, s.at)}.`,
+    r.resetNow ? `Off duty ${dur(s.restHours)} so far: a full reset; the next duty period starts when the driver comes on duty.` : anchorLine(s, h),
+    `Driving ${dur(c.hoursDriven)} of ${dur(lim.driveHours)} (${lim.rules.drive}).`,
   ];
-  if (lim.windowHours !== Infinity) lines.push(`Window ${h2(h.window)} h of ${h2(windowLimit(lim, s, h, s.at))} (${lim.rules.window}).`);
-  if (lim.periodOnDutyHours !== Infinity) lines.push(`On duty ${h2(h.onDuty)} h of ${h2(lim.periodOnDutyHours)} (${lim.rules.periodOnDuty}).`);
-  if (lim.breakAfterDrivingHours !== Infinity) lines.push(`Driving since the last 30-minute break: ${h2(c.hoursSinceBreak)} h of ${h2(lim.breakAfterDrivingHours)} (${lim.rules.break}).`);
+  if (lim.windowHours !== Infinity) lines.push(`Duty window ${dur(h.window)} of ${dur(windowLimit(lim, s, h, s.at))} (${lim.rules.window}).`);
+  if (lim.periodOnDutyHours !== Infinity) lines.push(`On duty ${dur(h.onDuty)} of ${dur(lim.periodOnDutyHours)} (${lim.rules.periodOnDuty}).`);
+  if (lim.breakAfterDrivingHours !== Infinity) lines.push(`Driving since the last 30-minute break: ${dur(c.hoursSinceBreak)} of ${dur(lim.breakAfterDrivingHours)} (${lim.rules.break}).`);
   lines.push(
-    `Cycle ${h2(c.cycleHoursUsed)} h of ${h2(lim.cycleHours)} (${lim.rules.cycle}); +${h2(c.cycleHoursRecapturedTomorrow)} h come back at the next midnight${c.lastRestartAt !== null ? `; last restart ${iso(c.lastRestartAt)}` : ''}.`,
+    `Cycle ${dur(c.cycleHoursUsed)} of ${dur(lim.cycleHours)} (${lim.rules.cycle}); ${dur(c.cycleHoursRecapturedTomorrow)} come back at the next midnight${c.lastRestartAt !== null ? `; last restart ${when(s, c.lastRestartAt)}` : ''}.`,
   );
   if (h.open && !h.openFree) {
-    lines.push(`Split period pending: ${h2(h.open.hours)} h from ${iso(h.open.start)} awaits its partner (${lim.split?.rule ?? ''}).`);
+    lines.push(`Split period pending: ${dur(h.open.hours)} from ${when(s, h.open.start)} awaits its partner (${lim.split?.rule ?? ''}).`);
   }
-  lines.push(`Binding limit: ${a.limitedBy} — ${h2(a.driveHours)} h of driving possible now.`);
-  if (r.hyps.length > 1) lines.push(`${r.hyps.length} split-sleeper pairings considered; the one with the fewest violations, then the most available time, applies (FMCSA 2020 HOS FAQ Q4).`);
+  lines.push(`The ${LIMIT_WORDS[a.limitedBy]} binds first: ${dur(a.driveHours)} of driving possible now.`);
+  if (r.hyps.length > 1) lines.push(`${r.hyps.length} ways of pairing split-sleeper periods considered; the one with the fewest violations, then the most available time, applies (FMCSA 2020 HOS FAQ Q4).`);
   return lines;
 }

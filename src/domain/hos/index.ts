@@ -38,3 +38,5 @@ export const clocksOf = (state: HosState): HosClocks => clocksFrom(state);
 export const availability = (state: HosState): Availability => availabilityOf(state);
 
 export const violationsOf = (state: HosState): Violation[] => violationsFrom(state);
+export { hosNow, disagreementOf, restFromClocks, DISAGREEMENT_MINUTES, type HosNow, type EldReport, type ClockSource, type Disagreement, type ClockDifference, type ClockName } from './current.js';
+export { clocksFromEld, ELD_CLOCKS_MAX_AGE_MS, type EldReportedClocks } from './eld-clocks.js';

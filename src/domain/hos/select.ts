@@ -180,4 +180,4 @@ export function violationRecords(s: HosState): VRec[] {
   return [...r.frozen, ...r.hyp.viol].sort(byTime);
 }
 
-export const violationsFrom = (s: HosState): Violation[] => violationRecords(s).map(toViolation);
+export const violationsFrom = (s: HosState): Violation[] => violationRecords(s).map((r) => toViolation(r, s.lim.dayOffsetMinutes));

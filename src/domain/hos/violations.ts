@@ -5,6 +5,7 @@
  * only changes a number.
  */
 import { HOUR_MS, type LimitKind, type Violation } from './types.js';
+import { clockAt, dayAt, hm, offsetZone } from '../words.js';
 
 /** Below this many hours nothing counts as driving past a limit (float noise of ms/hour conversions). */
 export const EPS = 1e-7;
@@ -17,8 +18,12 @@ export interface VRec {
   readonly over: number;
   readonly limit: number;
   readonly rule: string;
-  /** What the counter measures, for the explanation ("driving since …"). */
+  /** What the counter measures, for the explanation ("driving", "on-duty time in the last 8 days"). */
   readonly what: string;
+  /** The time the counter runs from ("driving since …": the calculation point), if it says one. */
+  readonly since?: number;
+  /** The calendar day the counter covers (its start), for the daily limits ("driving on …"). */
+  readonly day?: number;
 }
 
 /** FMCSA's pairing guidance ranks violations: nominal (< 15 min), violations, out-of-service (> 3 h). */
@@ -57,6 +62,7 @@ export function addOver(
   limit: number,
   rule: string,
   what: string,
+  ref: { since?: number; day?: number } = {},
 ): readonly VRec[] {
   if (flags & bit) {
     for (let i = list.length - 1; i >= 0; i--) {
@@ -68,18 +74,19 @@ export function addOver(
       }
     }
   }
-  return [...list, { kind, bit, at, over, limit, rule, what }];
+  return [...list, { kind, bit, at, over, limit, rule, what, ...ref }];
 }
 
-const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
-const h2 = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
-
-export function toViolation(r: VRec): Violation {
-  const severity = r.over > 3 ? 'out-of-service level (> 3 h)' : r.over < 0.25 ? 'nominal (< 15 min)' : 'violation';
+/** A violation in words: durations h:mm, the time on the home terminal's clock (`dayOffsetMinutes` east of UTC). */
+export function toViolation(r: VRec, dayOffsetMinutes = 0): Violation {
+  const severity = r.over > 3 ? 'out-of-service level (more than 3 hours)' : r.over < 0.25 ? 'nominal (under 15 minutes)' : 'a violation';
+  const zone = offsetZone(dayOffsetMinutes);
+  const at = clockAt(Math.round(r.at), zone);
+  const what = `${r.what}${r.day !== undefined ? ` on ${dayAt(r.day, zone)}` : ''}${r.since !== undefined ? ` since ${clockAt(Math.round(r.since), zone)}` : ''}`;
   const explanation =
     r.kind === 'CYCLE' && r.bit === CYCLE_LONG_OFF_BIT
-      ? `Drove ${h2(r.over)} h after ${iso(r.at)} without the required ${r.what}; ${severity}.`
-      : `Drove ${h2(r.over)} h past the ${h2(r.limit)}-hour limit on ${r.what}, first exceeded at ${iso(r.at)}; ${severity}.`;
+      ? `Drove ${hm(r.over)} after ${at} without the required ${what}; ${severity}.`
+      : `Drove ${hm(r.over)} past the ${+r.limit.toFixed(2)}-hour limit on ${what}, first exceeded ${at}; ${severity}.`;
   return { kind: r.kind, at: r.at, overHours: r.over, rule: r.rule, explanation };
 }
 

@@ -235,7 +235,7 @@ describe('worked cases', () => {
   it('the rejected pairing in the FAQ Q4 case would have more time but a violation', () => {
     const s = fold(US, tl(T0, [['D', 3], ['ON', 1], ['OFF', 3], ['D', 2], ['ON', 1], ['OFF', 2], ['D', 4.5], ['SB', 8]]));
     expect(evaluate(tl(T0, [['D', 3], ['ON', 1], ['OFF', 3], ['D', 2], ['ON', 1], ['OFF', 2], ['D', 4.5], ['SB', 8]]), US, s.at).explanation.join('\n')).toMatch(
-      /pairings considered; the one with the fewest violations/,
+      /ways of pairing split-sleeper periods considered; the one with the fewest violations/,
     );
     // Without the 3-hour break (on duty instead), the only pairing left is 2 h + 8 h, with 30 min over.
     const alt = fold(US, tl(T0, [['D', 3], ['ON', 4], ['D', 2], ['ON', 1], ['OFF', 2], ['D', 4.5], ['SB', 8]]));

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Email, NullableTimestamp, Page, PageQuery, Str, Timestamp } from '../../lib/schemas.js';
 import { LICENSE_REGIONS } from '../../lib/regions.js';
+import { ClockSourceSchema, DisagreementSchema } from '../hos/hos.schemas.js';
 
 export const DriverStatusSchema = Type.Union([Type.Literal('PENDING'), Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]);
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
@@ -140,8 +141,18 @@ export const Driver = Type.Object({
   lastKnownLocation: Type.Union([KnownLocation, Type.Null()], { description: 'Where the driver was last known to be (GET of one driver; null on create)' }),
 });
 
-export const DriverListItem = Type.Pick(Driver, [
-  'id', 'firstName', 'lastName', 'licenseNumber', 'licenseState', 'truckNumber', 'status', 'currentHoursDriven', 'currentOnDutyTime',
+export const DriverListItem = Type.Composite([
+  Type.Pick(Driver, ['id', 'firstName', 'lastName', 'licenseNumber', 'licenseState', 'truckNumber', 'status', 'currentHoursDriven', 'currentOnDutyTime']),
+  Type.Object(
+    {
+      driveTimeRemaining: Type.Number({ description: 'hours of driving left, as GET /drivers/{id}/hos says' }),
+      dutyTimeRemaining: Type.Number({ description: 'hours left in the duty window, as GET /drivers/{id}/hos says' }),
+      currentDutyStatus: Type.String(),
+      clockSource: ClockSourceSchema,
+      disagreement: DisagreementSchema,
+    },
+    { description: "The driver's hours now: the same clocks, source and disagreement as GET /drivers/{id}/hos (currentHoursDriven and currentOnDutyTime too)" },
+  ),
 ]);
 
 export const DriverUpdated = Type.Pick(Driver, [

@@ -1,3 +1,5 @@
+import type { HosNow } from '../../domain/hos/index.js';
+import { clockSourceOf, currentHoursOf, disagreementOf } from '../hos/hos.service.js';
 import type { Deps } from '../../deps.js';
 import { emitEvent } from '../../db/outbox.js';
 import { timeZoneAt } from '../../domain/planning/local-time.js';
@@ -88,6 +90,22 @@ function visible(ctx: TenantContext, d: DriverRecord | null): DriverRecord | nul
   return ctx.role === 'DRIVER' && d.userId !== ctx.userId ? null : d;
 }
 
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** A Drivers list row's hours: the HOS record's figures, rounded the same way. */
+function listHours(now: HosNow) {
+  const c = now.clocks;
+  return {
+    currentHoursDriven: round2(c.hoursDriven),
+    currentOnDutyTime: round2(c.onDutyHours),
+    driveTimeRemaining: round2(c.driveRemaining),
+    dutyTimeRemaining: round2(c.windowRemaining),
+    currentDutyStatus: c.dutyStatus,
+    clockSource: clockSourceOf(now),
+    disagreement: disagreementOf(now),
+  };
+}
+
 export function driversService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>) {
   const { db, clock } = deps;
 
@@ -136,17 +154,32 @@ export function driversService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' 
 
     async list(ctx: TenantContext, q: { status?: DriverStatus; search?: string; page: number; pageSize: number }) {
       const filter = { status: q.status, search: q.search?.trim() || undefined, userId: ctx.role === 'DRIVER' ? ctx.userId : undefined };
-      const { data, total } = await db.tenant(ctx.tenantId, (tx) => listDrivers(tx, ctx.tenantId, filter, q.page, q.pageSize));
+      const now = clock.now().getTime();
+      const { data, total } = await db.tenant(ctx.tenantId, async (tx) => {
+        const page = await listDrivers(tx, ctx.tenantId, filter, q.page, q.pageSize);
+        // Each row's hours are the truth the driver's page shows (hosNow), not a figure cached at the last log entry.
+        const hours = await currentHoursOf(tx, ctx.tenantId, page.data.map((d) => d.id), now);
+        return { total: page.total, data: page.data.map((d) => ({ ...d, ...listHours(hours.get(d.id)!) })) };
+      });
       return { data, total, page: q.page, pageSize: q.pageSize };
     },
 
     async get(ctx: TenantContext, id: string) {
+      const now = clock.now().getTime();
       const found = await db.tenant(ctx.tenantId, async (tx) => {
         const d = visible(ctx, await findDriver(tx, ctx.tenantId, id));
-        return d ? { d, known: await findKnownLocation(tx, ctx.tenantId, id) } : null;
+        return d ? { d, known: await findKnownLocation(tx, ctx.tenantId, id), hours: (await currentHoursOf(tx, ctx.tenantId, [id], now)).get(id)! } : null;
       });
       if (!found) throw notFound('Driver');
-      return { ...found.d, lastKnownLocation: found.known ? located(found.known) : null };
+      const c = found.hours.clocks;
+      return {
+        ...found.d,
+        // The same clocks as GET /drivers/{id}/hos.
+        currentHoursDriven: round2(c.hoursDriven),
+        currentOnDutyTime: round2(c.onDutyHours),
+        currentCycleUsed: round2(c.cycleHoursUsed),
+        lastKnownLocation: found.known ? located(found.known) : null,
+      };
     },
 
     /**

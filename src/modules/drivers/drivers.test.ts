@@ -96,7 +96,7 @@ describe.each(DB_KINDS)('drivers API (%s)', (kind) => {
     expect(page1).toMatchObject({ total: 26, page: 1, pageSize: 20 });
     expect(page1.data).toHaveLength(20);
     expect(Object.keys(page1.data[0]).sort()).toEqual(
-      ['id', 'firstName', 'lastName', 'licenseNumber', 'licenseState', 'truckNumber', 'status', 'currentHoursDriven', 'currentOnDutyTime'].sort(),
+      ['id', 'firstName', 'lastName', 'licenseNumber', 'licenseState', 'truckNumber', 'status', 'currentHoursDriven', 'currentOnDutyTime', 'driveTimeRemaining', 'dutyTimeRemaining', 'currentDutyStatus', 'clockSource', 'disagreement'].sort(),
     );
     const second = (await inject({ method: 'GET', url: '/api/v1/drivers?page=2&pageSize=20', headers: tenant.auth })).json();
     expect(second.data).toHaveLength(6);

@@ -64,6 +64,21 @@ export async function dutyEventsSince(tx: Tx, tenantId: string, driverId: string
   return rows.map(toEvent);
 }
 
+/** dutyEventsSince for many drivers at once, by driver (each list in log order). */
+export async function dutyEventsOfDrivers(tx: Tx, tenantId: string, driverIds: readonly string[], since: Date): Promise<Map<string, DutyEvent[]>> {
+  const out = new Map<string, DutyEvent[]>(driverIds.map((id) => [id, []]));
+  if (driverIds.length === 0) return out;
+  const { rows } = await tx.query(
+    `SELECT e.* FROM duty_status_events e
+      WHERE e.tenant_id = $1 AND e.driver_id = ANY($2::text[])
+        AND (e.started_at >= $3 OR e.started_at = (SELECT max(x.started_at) FROM duty_status_events x WHERE x.tenant_id = $1 AND x.driver_id = e.driver_id AND x.started_at < $3))
+      ORDER BY e.driver_id, e.started_at, e.created_at`,
+    [tenantId, [...driverIds], since],
+  );
+  for (const r of rows) out.get(r.driver_id as string)?.push(toEvent(r));
+  return out;
+}
+
 export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string, from: Date, to: Date, limit: number): Promise<DutyEvent[]> {
   const { rows } = await tx.query(
     `SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at >= $3 AND started_at < $4

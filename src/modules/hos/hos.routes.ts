@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { IdParam, NullableTimestamp, Str, TENANT_SECURITY, Timestamp, errorResponses } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
 import { hosService } from './hos.service.js';
+import { ClockSourceSchema, DisagreementSchema } from './hos.schemas.js';
 
 const DutyStatusSchema = Type.Union(['OFF_DUTY', 'SLEEPER_BERTH', 'ON_DUTY_DRIVING', 'ON_DUTY_NOT_DRIVING'].map((s) => Type.Literal(s)));
 
@@ -24,6 +25,8 @@ export const HosRecordSchema = Type.Object({
   lastStatusChange: NullableTimestamp,
   source: Type.String(),
   lastSyncedAt: NullableTimestamp,
+  clockSource: ClockSourceSchema,
+  disagreement: DisagreementSchema,
   ruleSet: Type.String(),
   violations: Type.Array(Type.Object({ kind: Type.String(), at: Timestamp, overHours: Type.Number(), rule: Type.String(), explanation: Type.String() })),
   nextRequiredRest: Type.Object({

@@ -1,14 +1,13 @@
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
-import { evaluate, limitsOf, timelineFromLog } from '../../domain/hos/index.js';
-import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
-import { eldClocksOf, type EldClocks } from './eld-clocks.repository.js';
-import { HOUR_MS, type ClockSnapshot, type DutyPeriod, type DutyStatus, type HosClocks, type HosEvaluation, type RuleSet } from '../../domain/hos/types.js';
+import { hosNow, timelineFromLog, type EldReport, type HosNow } from '../../domain/hos/index.js';
+import { eldClocksOf, eldClocksOfDrivers, type EldClocks } from './eld-clocks.repository.js';
+import { HOUR_MS, type ClockSnapshot, type DutyPeriod, type DutyStatus, type HosClocks, type RuleSet } from '../../domain/hos/types.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
-import { cacheDriverClocks, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, type DutyEvent } from './hos.repository.js';
+import { cacheDriverClocks, dutyEventsOfDrivers, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, type DutyEvent } from './hos.repository.js';
 
 /** Long enough for every cycle (Canada cycle 2: 14 days) and a restart before it. */
 export const HISTORY_DAYS = 16;
@@ -33,18 +32,20 @@ export async function driverHistory(tx: Tx, tenantId: string, driverId: string, 
   return { rules, timeline, events };
 }
 
+/** An ELD's stored clocks as the HOS engine takes them. */
+export const eldReport = (eld: EldClocks | null): EldReport | null => (eld ? { vendor: eld.source, reported: eld.reported } : null);
+
 /**
- * A driver's duty state as a plan from `at` starts with it: the ELD's clocks when an ELD synced them
- * recently (as a clock snapshot the planner starts from), otherwise the duty-status log replayed up to
- * `at` (which the planner audits together with the plan). Re-plans and dispatch candidates use it.
+ * A driver's duty state as a plan from `at` starts with it: the one truth of hosNow (the ELD's clocks
+ * when an ELD synced them recently, as a clock snapshot the planner starts from; otherwise the
+ * duty-status log replayed up to `at`, which the planner audits together with the plan). Re-plans and
+ * dispatch candidates use it.
  */
 export async function planningHistory(tx: Tx, tenantId: string, driverId: string, at: number): Promise<{ rules: RuleSet; history: { timeline: DutyPeriod[] } | { snapshot: ClockSnapshot }; clocks: HosClocks; source: string }> {
   const h = await driverHistory(tx, tenantId, driverId, at);
-  const fromLog = evaluate(h.timeline, h.rules, at).clocks;
-  const eld = await eldClocksOf(tx, tenantId, driverId, at);
-  if (!eld) return { rules: h.rules, history: { timeline: h.timeline }, clocks: fromLog, source: 'LOG' };
-  const c = clocksFromEld(eld.reported, limitsOf(h.rules), fromLog, at);
-  return { rules: h.rules, history: { snapshot: snapshotOf(c) }, clocks: c, source: eld.source };
+  const now = hosNow(h.timeline, h.rules, at, eldReport(await eldClocksOf(tx, tenantId, driverId, at)));
+  if (now.source.kind === 'LOG') return { rules: h.rules, history: { timeline: h.timeline }, clocks: now.clocks, source: 'LOG' };
+  return { rules: h.rules, history: { snapshot: snapshotOf(now.clocks) }, clocks: now.clocks, source: now.source.vendor ?? 'ELD' };
 }
 
 /**
@@ -60,6 +61,37 @@ export function snapshotOf(c: Pick<HosClocks, 'hoursDriven' | 'onDutyHours' | 'h
   return { hoursDriven, onDutyHours, hoursSinceBreak, cycleHoursUsed: round2(Math.max(onDutyHours, c.cycleHoursUsed)) };
 }
 
+/**
+ * The hours of many drivers now, each the same truth GET /drivers/{id}/hos answers (hosNow): one query
+ * each for the rule set, the logs, the ELD clocks and the team routes, whatever the number of drivers.
+ */
+export async function currentHoursOf(tx: Tx, tenantId: string, driverIds: readonly string[], now: number): Promise<Map<string, HosNow>> {
+  const out = new Map<string, HosNow>();
+  if (driverIds.length === 0) return out;
+  const since = now - HISTORY_DAYS * 24 * HOUR_MS;
+  const [rules, events, eld, teams] = [
+    await tenantRuleSet(tx, tenantId),
+    await dutyEventsOfDrivers(tx, tenantId, driverIds, new Date(since)),
+    await eldClocksOfDrivers(tx, tenantId, driverIds, now),
+    await driversOnActiveTeamRoutes(tx, tenantId, driverIds),
+  ];
+  for (const id of driverIds) {
+    const timeline = timelineFromLog((events.get(id) ?? []).map((e) => ({ status: e.status, at: Date.parse(e.at) })), since, now);
+    const r = teams.has(id) ? { ...rules, options: { ...rules.options, teamDriving: true } } : rules;
+    out.set(id, hosNow(timeline, r, now, eldReport(eld.get(id) ?? null)));
+  }
+  return out;
+}
+
+async function driversOnActiveTeamRoutes(tx: Tx, tenantId: string, driverIds: readonly string[]): Promise<Set<string>> {
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT driver_id AS id FROM route_plans WHERE tenant_id = $1 AND status = 'ACTIVE' AND co_driver_id IS NOT NULL AND driver_id = ANY($2::text[])
+     UNION SELECT co_driver_id AS id FROM route_plans WHERE tenant_id = $1 AND status = 'ACTIVE' AND co_driver_id = ANY($2::text[])`,
+    [tenantId, [...driverIds]],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Whether the driver drives an ACTIVE route with a co-driver (as its driver or its co-driver). */
 async function onActiveTeamRoute(tx: Tx, tenantId: string, driverId: string): Promise<boolean> {
   const { rows } = await tx.query(
@@ -69,9 +101,22 @@ async function onActiveTeamRoute(tx: Tx, tenantId: string, driverId: string): Pr
   return rows.length > 0;
 }
 
-function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation, eld: EldClocks | null = null) {
-  const c = eld ? clocksFromEld(eld.reported, limitsOf(h.rules), e.clocks, e.clocks.at) : e.clocks;
+/** Where the clocks come from, for the API: the vendor id and name, and the report's time. */
+export function clockSourceOf(now: HosNow) {
+  const src = now.source;
+  return { kind: src.kind, vendor: src.vendor, name: src.name, syncedAt: src.syncedAt === null ? null : new Date(src.syncedAt).toISOString() };
+}
+
+/** The ELD and the log further apart than a few minutes, for the API: both figures and the difference, rounded as shown. */
+export function disagreementOf(now: HosNow) {
+  const d = now.disagreement;
+  return d ? { clocks: d.clocks.map((c) => ({ ...c, eldHours: round2(c.eldHours), logHours: round2(c.logHours), differenceHours: round2(c.differenceHours) })), message: d.message } : null;
+}
+
+function hosRecord(driver: DriverRecord, h: DriverHistory, now: HosNow) {
+  const c = now.clocks;
   const last = h.events[h.events.length - 1];
+  const eld = now.source.kind === 'ELD';
   return {
     driverId: driver.id,
     driverName: `${driver.firstName} ${driver.lastName}`,
@@ -86,21 +131,23 @@ function hosRecord(driver: DriverRecord, h: DriverHistory, e: HosEvaluation, eld
     cycleTimeRemaining: round2(c.cycleRemaining),
     breakRequired: Number.isFinite(c.breakRemaining) && c.breakRemaining <= 0,
     breakRequiredWithin: finite(c.breakRemaining),
-    currentDutyStatus: eld ? eld.reported.currentStatus : last ? last.status : c.dutyStatus,
+    currentDutyStatus: eld ? c.dutyStatus : last ? last.status : c.dutyStatus,
     lastStatusChange: last ? last.at : null,
-    source: eld ? eld.source : 'MANUAL',
-    lastSyncedAt: eld ? new Date(eld.reported.syncedAt).toISOString() : last ? last.createdAt : null,
+    source: eld ? (now.source.vendor ?? 'ELD') : 'MANUAL',
+    lastSyncedAt: eld && now.source.syncedAt !== null ? new Date(now.source.syncedAt).toISOString() : last ? last.createdAt : null,
+    clockSource: clockSourceOf(now),
+    disagreement: disagreementOf(now),
     ruleSet: h.rules.id,
-    violations: e.violations.map((v) => ({ kind: v.kind, at: new Date(v.at).toISOString(), overHours: round2(v.overHours), rule: v.rule, explanation: v.explanation })),
+    violations: now.violations.map((v) => ({ kind: v.kind, at: new Date(v.at).toISOString(), overHours: round2(v.overHours), rule: v.rule, explanation: v.explanation })),
     nextRequiredRest: {
-      kind: e.nextRest.kind,
-      requiredAfterDrivingHours: round2(e.nextRest.requiredAfterDrivingHours),
-      requiredWithinHours: round2(e.nextRest.requiredWithinHours),
-      durationHours: e.nextRest.durationHours,
-      limitedBy: e.nextRest.limitedBy,
-      explanation: e.nextRest.explanation,
+      kind: now.nextRest.kind,
+      requiredAfterDrivingHours: round2(now.nextRest.requiredAfterDrivingHours),
+      requiredWithinHours: round2(now.nextRest.requiredWithinHours),
+      durationHours: now.nextRest.durationHours,
+      limitedBy: now.nextRest.limitedBy,
+      explanation: now.nextRest.explanation,
     },
-    explanation: e.explanation,
+    explanation: now.explanation,
   };
 }
 
@@ -120,7 +167,7 @@ export function hosService(deps: Deps) {
     const found = await driverHistory(tx, tenantId, driver.id, now);
     // A driver on an ACTIVE team route is judged by the rule set's team provisions (Canada s.19's team split), as monitoring judges them.
     const history = (await onActiveTeamRoute(tx, tenantId, driver.id)) ? { ...found, rules: { ...found.rules, options: { ...found.rules.options, teamDriving: true } } } : found;
-    return hosRecord(driver, history, evaluate(history.timeline, history.rules, now), await eldClocksOf(tx, tenantId, driver.id, now));
+    return hosRecord(driver, history, hosNow(history.timeline, history.rules, now, eldReport(await eldClocksOf(tx, tenantId, driver.id, now))));
   }
 
   return {

@@ -132,7 +132,7 @@ describe.each(DB_KINDS)('driver HOS and duty-status log (%s)', (kind) => {
     expect(log.json()).toEqual({ data: [] });
   });
 
-  it('a day of duty statuses gives exact clocks; the driver list shows the cached hours', async () => {
+  it('a day of duty statuses gives exact clocks; the driver record and list show the same hours, live', async () => {
     clock.set(at('17:00'));
     const id = await newDriver({ firstName: 'Dora', lastName: 'Day' });
     const first = await post(id, { status: 'ON_DUTY_NOT_DRIVING', at: at('06:00'), latitude: 32.78, longitude: -96.8, note: 'Pre-trip inspection' });
@@ -196,11 +196,22 @@ describe.each(DB_KINDS)('driver HOS and duty-status log (%s)', (kind) => {
     expect(window.data.map((e) => e.at)).toEqual([at('15:30'), at('11:30')]);
     expect((await inject({ method: 'GET', url: `/api/v1/drivers/${id}/duty-status?from=${at('12:00')}&to=${at('11:00')}`, headers: owner })).statusCode).toBe(400);
 
-    // The driver record and list carry the clocks cached when the last status was logged (at 17:00).
+    // The driver record and the Drivers list show the same clocks as the HOS record, now (17:15), not a figure cached at 17:00.
     const list = (await inject({ method: 'GET', url: '/api/v1/drivers?search=Dora%20Day', headers: owner })).json<{ data: Array<Record<string, unknown>> }>();
-    expect(list.data).toEqual([expect.objectContaining({ id, currentHoursDriven: 9.5, currentOnDutyTime: 11 })]);
+    expect(list.data).toEqual([
+      expect.objectContaining({
+        id,
+        currentHoursDriven: 9.75,
+        currentOnDutyTime: 11.25,
+        driveTimeRemaining: 1.25,
+        dutyTimeRemaining: 2.75,
+        currentDutyStatus: 'ON_DUTY_DRIVING',
+        clockSource: { kind: 'LOG', vendor: null, name: 'the duty-status log', syncedAt: null },
+        disagreement: null,
+      }),
+    ]);
     const full = (await inject({ method: 'GET', url: `/api/v1/drivers/${id}`, headers: owner })).json<Record<string, unknown>>();
-    expect(full).toMatchObject({ currentHoursDriven: 9.5, currentOnDutyTime: 11, currentCycleUsed: 10.5, lastRestartDate: r.lastRestartDate });
+    expect(full).toMatchObject({ currentHoursDriven: 9.75, currentOnDutyTime: 11.25, currentCycleUsed: 10.75, lastRestartDate: r.lastRestartDate });
   });
 
   it('driving past 11 hours shows a violation; 10 hours off duty reset the duty period but not the cycle', async () => {

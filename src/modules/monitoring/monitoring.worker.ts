@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
 import type { Database, Tx } from '../../db/types.js';
 import type { AlertCondition, AlertType, MonitoringSnapshot, OpenAlert, Reconciliation } from '../../domain/alerts/types.js';
-import { evaluate, limitsOf } from '../../domain/hos/index.js';
-import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
+import { hosNow, type evaluate } from '../../domain/hos/index.js';
 import { pathAhead } from '../../domain/geo/route-sample.js';
 import { randomBase62 } from '../../lib/ids.js';
 import type { Worker } from '../../lib/worker.js';
@@ -37,6 +36,8 @@ export interface MonitoringOptions {
   positionsPerRoute: number;
   /** The deployment's default check interval (MONITORING_INTERVAL_SECONDS); tenants may set their own. */
   defaultIntervalSeconds: number;
+  /** A point as alert messages name it ("near Lebanon, IN"); without it they name the nearest planned place. */
+  placeName?: (p: { latitude: number; longitude: number }) => string | null;
 }
 
 export const DEFAULT_MONITORING_OPTIONS: Omit<MonitoringOptions, 'defaultIntervalSeconds'> = {
@@ -107,13 +108,13 @@ export class MonitoringWorker implements Worker {
         const coOwn = (a: OpenAlert) => f.coDriverId !== null && a.driverId === f.coDriverId && HOS_TYPES.has(a.type);
         // A team's logs are judged by the rule set's team provisions (Canada s.19's team split).
         if (f.coDriverId !== null) f.rules = { ...f.rules, options: { ...f.rules.options, teamDriving: true } };
-        const snapshot = buildSnapshot(f, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.driverId}`) ?? [], signal, routeOpen.filter((a) => !coOwn(a)), now.getTime());
+        const snapshot = buildSnapshot(this.opts, f, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.driverId}`) ?? [], signal, routeOpen.filter((a) => !coOwn(a)), now.getTime());
         const result = this.rules.reconcile(snapshot, this.rules.evaluate(snapshot));
         await apply(tx, f, result, now, report, raise, { id: f.driverId, name: f.driverName });
         if (f.coDriverId !== null) {
           // The co-driver's clocks: their own log, and their own ELD's clocks when it reported them.
           const co = { ...f, driverId: f.coDriverId, driverName: f.coDriverName ?? f.coDriverId };
-          const coSnapshot = buildSnapshot(co, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.coDriverId}`) ?? [], { ...signal, eldClocks: signal.coDriverEldClocks ?? null }, routeOpen.filter(coOwn), now.getTime());
+          const coSnapshot = buildSnapshot(this.opts, co, positions.get(f.routeId) ?? [], timelines.get(`${f.tenantId}|${f.coDriverId}`) ?? [], { ...signal, eldClocks: signal.coDriverEldClocks ?? null }, routeOpen.filter(coOwn), now.getTime());
           const coResult = this.rules.reconcile(coSnapshot, this.rules.evaluate(coSnapshot).filter((c) => HOS_TYPES.has(c.type)));
           await apply(tx, f, coResult, now, report, raise, { id: f.coDriverId, name: co.driverName });
         }
@@ -145,6 +146,7 @@ function monitoredRoute(f: RouteFacts, positions: MonitoringSnapshot['positions'
 }
 
 function buildSnapshot(
+  opts: Pick<MonitoringOptions, 'placeName'>,
   f: RouteFacts,
   positions: MonitoringSnapshot['positions'],
   timeline: Parameters<typeof evaluate>[0],
@@ -152,11 +154,16 @@ function buildSnapshot(
   open: OpenAlert[],
   now: number,
 ): MonitoringSnapshot {
-  // The log (which holds the ELD's synced logs too) finds the violations; an ELD's clocks are authoritative.
-  const e = evaluate(timeline, f.rules, now);
-  const hos: MonitoringSnapshot['hos'] = signals.eldClocks
-    ? { clocks: clocksFromEld(signals.eldClocks.reported, limitsOf(f.rules), e.clocks, now), violations: e.violations, source: signals.eldClocks.source }
-    : { clocks: e.clocks, violations: e.violations, source: 'MANUAL' };
+  // The one truth every screen shows (hosNow): an ELD's clocks when fresh, else the log's; violations from the log
+  // (which holds the ELD's synced logs too); a disagreement between the two stated.
+  const e = hosNow(timeline, f.rules, now, signals.eldClocks ? { vendor: signals.eldClocks.source, reported: signals.eldClocks.reported } : null);
+  const hos: MonitoringSnapshot['hos'] = {
+    clocks: e.clocks,
+    violations: e.violations,
+    source: e.source.vendor ?? 'MANUAL',
+    sourceName: e.source.name,
+    disagreement: e.disagreement?.message ?? null,
+  };
   return {
     now,
     route: { id: f.routeId, activatedAt: f.activatedAt, departureTime: f.departureTime, arrivalTime: f.arrivalTime, segments: f.segments, stops: f.stops },
@@ -164,6 +171,7 @@ function buildSnapshot(
     vehicle: f.vehicleId ? { id: f.vehicleId, unit: f.vehicleUnit ?? f.vehicleId } : null,
     hos,
     positions,
+    ...(opts.placeName ? { placeName: opts.placeName } : {}),
     weather: signals.weather,
     weatherDelayHours: signals.weatherDelayHours,
     faults: signals.faults,

@@ -855,7 +855,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expect(all).toMatchObject({ total: 5, page: 1, pageSize: 20 });
     expect(all.data.map((r) => r.id)).toEqual([...ids].reverse());
     expect(Object.keys(all.data[0]!).sort()).toEqual(
-      ['activatedAt', 'arrivalTime', 'cancelledAt', 'completedAt', 'coDriverId', 'coDriverName', 'createdAt', 'departureTime', 'driverId', 'driverName', 'id', 'lastPosition', 'loadId', 'revision', 'status', 'summary', 'vehicleId', 'vehicleUnit'].sort(),
+      ['activatedAt', 'arrivalTime', 'cancelledAt', 'completedAt', 'coDriverId', 'coDriverName', 'createdAt', 'departureTime', 'destination', 'driverId', 'driverName', 'id', 'lastPosition', 'loadId', 'origin', 'revision', 'status', 'summary', 'vehicleId', 'vehicleUnit'].sort(),
     );
     expect(all.data[0]).toMatchObject({ driverName: 'Dana Driver', vehicleUnit: null, lastPosition: null });
     expect((await get(`?driverId=${d1.id}`)).data.map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]]);

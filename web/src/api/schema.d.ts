@@ -3952,6 +3952,29 @@ export interface operations {
                         lastStatusChange: string | null;
                         source: string;
                         lastSyncedAt: string | null;
+                        /** @description Where the clocks come from. Every screen, alert, plan and candidate uses these same clocks. */
+                        clockSource: {
+                            /** @description ELD: the clocks an ELD reported (run down since by the reported status); LOG: the driver's duty-status log replayed */
+                            kind: "ELD" | "LOG";
+                            /** @description the ELD vendor (samsara, motive); null for the log */
+                            vendor: string | null;
+                            /** @description as people say it: "Samsara", "the duty-status log" */
+                            name: string;
+                            syncedAt: string | null;
+                        };
+                        /** @description The remaining clocks on which the ELD and the duty-status log differ by more than 5 minutes; null when they agree or there is no ELD */
+                        disagreement: {
+                            clocks: {
+                                clock: "DRIVE" | "WINDOW" | "BREAK" | "CYCLE";
+                                /** @description hours remaining by the ELD, in whole minutes as shown */
+                                eldHours: number;
+                                /** @description hours remaining by the log, in whole minutes as shown */
+                                logHours: number;
+                                /** @description eldHours − logHours */
+                                differenceHours: number;
+                            }[];
+                            message: string;
+                        } | null;
                         ruleSet: string;
                         violations: {
                             kind: string;
@@ -4300,6 +4323,29 @@ export interface operations {
                             lastStatusChange: string | null;
                             source: string;
                             lastSyncedAt: string | null;
+                            /** @description Where the clocks come from. Every screen, alert, plan and candidate uses these same clocks. */
+                            clockSource: {
+                                /** @description ELD: the clocks an ELD reported (run down since by the reported status); LOG: the driver's duty-status log replayed */
+                                kind: "ELD" | "LOG";
+                                /** @description the ELD vendor (samsara, motive); null for the log */
+                                vendor: string | null;
+                                /** @description as people say it: "Samsara", "the duty-status log" */
+                                name: string;
+                                syncedAt: string | null;
+                            };
+                            /** @description The remaining clocks on which the ELD and the duty-status log differ by more than 5 minutes; null when they agree or there is no ELD */
+                            disagreement: {
+                                clocks: {
+                                    clock: "DRIVE" | "WINDOW" | "BREAK" | "CYCLE";
+                                    /** @description hours remaining by the ELD, in whole minutes as shown */
+                                    eldHours: number;
+                                    /** @description hours remaining by the log, in whole minutes as shown */
+                                    logHours: number;
+                                    /** @description eldHours − logHours */
+                                    differenceHours: number;
+                                }[];
+                                message: string;
+                            } | null;
                             ruleSet: string;
                             violations: {
                                 kind: string;
@@ -13234,6 +13280,34 @@ export interface operations {
                             status: "PENDING" | "ACTIVE" | "INACTIVE";
                             currentHoursDriven: number;
                             currentOnDutyTime: number;
+                            /** @description hours of driving left, as GET /drivers/{id}/hos says */
+                            driveTimeRemaining: number;
+                            /** @description hours left in the duty window, as GET /drivers/{id}/hos says */
+                            dutyTimeRemaining: number;
+                            currentDutyStatus: string;
+                            /** @description Where the clocks come from. Every screen, alert, plan and candidate uses these same clocks. */
+                            clockSource: {
+                                /** @description ELD: the clocks an ELD reported (run down since by the reported status); LOG: the driver's duty-status log replayed */
+                                kind: "ELD" | "LOG";
+                                /** @description the ELD vendor (samsara, motive); null for the log */
+                                vendor: string | null;
+                                /** @description as people say it: "Samsara", "the duty-status log" */
+                                name: string;
+                                syncedAt: string | null;
+                            };
+                            /** @description The remaining clocks on which the ELD and the duty-status log differ by more than 5 minutes; null when they agree or there is no ELD */
+                            disagreement: {
+                                clocks: {
+                                    clock: "DRIVE" | "WINDOW" | "BREAK" | "CYCLE";
+                                    /** @description hours remaining by the ELD, in whole minutes as shown */
+                                    eldHours: number;
+                                    /** @description hours remaining by the log, in whole minutes as shown */
+                                    logHours: number;
+                                    /** @description eldHours − logHours */
+                                    differenceHours: number;
+                                }[];
+                                message: string;
+                            } | null;
                         }[];
                         total: number;
                         page: number;

@@ -1,7 +1,7 @@
 /** The four HOS clocks a dispatcher and a driver watch: drive, on-duty window, cycle, time to the break. */
 import type { Ok } from '../api/client';
-import { DUTY_LABELS, type DutyStatus } from '../lib/duty';
-import { hoursMinutes, humanize, relative } from '../lib/format';
+import { clockSourceText, label } from '../lib/glossary';
+import { hoursMinutes, relative } from '../lib/format';
 
 export type HosRecord = Ok<'/api/v1/drivers/{driverId}/hos'>;
 
@@ -14,7 +14,11 @@ function Clock({ label, hours, low = 1 }: { label: string; hours: number | null;
   );
 }
 
-/** `showStatus`: the line with the current duty status (off where the page already says it). */
+/**
+ * `showStatus`: the line with the current duty status (off where the page already says it). The clocks
+ * are the one truth every screen shows (the API's hosNow): their source is named, and when an ELD and the
+ * log disagree the difference is said, not hidden.
+ */
 export function HosClocks({ hos, showStatus = true }: { hos: HosRecord; showStatus?: boolean }) {
   return (
     <section aria-label="HOS clocks">
@@ -27,13 +31,18 @@ export function HosClocks({ hos, showStatus = true }: { hos: HosRecord; showStat
       <p className="muted">
         {showStatus && (
           <>
-            Now: <strong>{DUTY_LABELS[hos.currentDutyStatus as DutyStatus] ?? humanize(hos.currentDutyStatus)}</strong>
+            Now: <strong>{label('dutyStatus', hos.currentDutyStatus)}</strong>
             {hos.lastStatusChange && <> since {relative(hos.lastStatusChange)}</>} ·{' '}
           </>
         )}
-        Rules {hos.ruleSet.replace(/_/g, ' ')} · source {hos.source}
-        {hos.lastSyncedAt && <> (synced {relative(hos.lastSyncedAt)})</>}
+        <span data-testid="clock-source">Clocks {clockSourceText(hos.clockSource)}</span> · Rules: {label('ruleSet', hos.ruleSet)}
       </p>
+      {hos.disagreement && (
+        <div className="banner banner-warning" role="status" data-testid="hos-disagreement">
+          {hos.disagreement.message}
+        </div>
+      )}
+
       {hos.violations.length > 0 && (
         <div className="banner banner-error" role="alert">
           {hos.violations.length} violation{hos.violations.length > 1 ? 's' : ''}: {hos.violations.map((v) => v.explanation).join(' ')}

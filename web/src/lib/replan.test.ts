@@ -167,7 +167,7 @@ describe('the words of a re-plan preview', () => {
     ]);
     const given = startFacts({ ...start, source: 'REQUEST', clocks: { ...start.clocks, source: 'samsara' } }, 3, CHICAGO);
     expect(given[1]![0]).toBe('Position given');
-    expect(given[8]).toEqual(['Clocks from', 'the ELD (samsara)']);
+    expect(given[8]).toEqual(['Clocks from', 'the ELD (Samsara)']);
   });
 });
 

@@ -4,6 +4,7 @@
  * kept / missed, the rests and fuel stops added or removed, the rest of the trip before and after, where
  * and with which clocks the new plan starts) and of the route's revisions. Pure; tested in replan.test.ts.
  */
+import { label } from './glossary';
 import type { Body, Ok } from '../api/client';
 import { hoursMinutes } from './durations';
 import { miles } from './format';
@@ -170,7 +171,7 @@ export function planStopRows(added: readonly PlanStopChange[], removed: readonly
 
 /** Where the clocks come from: the duty-status log, or the ELD integration that reported them. */
 export function clocksSource(source: string): string {
-  return source === 'LOG' ? 'the duty-status log' : source === 'ROUTE_PLAN' ? 'the current route’s plan' : `the ELD (${source})`;
+  return source === 'LOG' ? 'the duty-status log' : source === 'ROUTE_PLAN' ? 'the current route’s plan' : `the ELD (${label('vendor', source)})`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { api, unwrap, type Body, type Item, type Ok } from '../../api/client';
 import { Button, Dialog, ErrorBanner, Loading, Notice, PageHeader, Pagination, SelectField, StatusBadge } from '../../components/ui';
 import { DRIVER_STATUSES } from '../../lib/fleet';
 import { hoursMinutes, humanize } from '../../lib/format';
+import { clockSourceText, label } from '../../lib/glossary';
 import { withHomeTerminal } from '../../lib/home-terminal';
 import { useApi } from '../../lib/use-api';
 import { EmptyState, ListSearch, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
@@ -19,8 +20,26 @@ const COLUMNS: Array<Column<Row>> = [
   { header: 'License', cell: (d) => `${d.licenseNumber} (${d.licenseState})` },
   { header: 'Truck', cell: (d) => d.truckNumber ?? '—' },
   { header: 'Status', cell: (d) => <StatusBadge value={d.status} /> },
-  { header: 'Driven (shift)', cell: (d) => hoursMinutes(d.currentHoursDriven), className: 'num' },
-  { header: 'On duty (shift)', cell: (d) => hoursMinutes(d.currentOnDutyTime), className: 'num' },
+  { header: 'Now', cell: (d) => label('dutyStatus', d.currentDutyStatus) },
+  { header: 'Drive time left', cell: (d) => hoursMinutes(d.driveTimeRemaining), className: 'num' },
+  { header: 'Duty window left', cell: (d) => hoursMinutes(d.dutyTimeRemaining), className: 'num' },
+  {
+    header: 'Clocks',
+    // The same clocks as the driver's page, with their source; a disagreement with the log is flagged.
+    cell: (d) => (
+      <>
+        {clockSourceText(d.clockSource)}
+        {d.disagreement && (
+          <>
+            {' '}
+            <span className="badge badge-amber" title={d.disagreement.message} data-testid="disagreement-flag">
+              log differs
+            </span>
+          </>
+        )}
+      </>
+    ),
+  },
 ];
 
 export function DriversPage() {
@@ -42,7 +61,7 @@ export function DriversPage() {
   return (
     <>
       <PageHeader title="Drivers" actions={newButton}>
-        <p className="muted">Everyone who drives for the organization, with the hours of their current shift.</p>
+        <p className="muted">Everyone who drives for the organization, with the hours they have left now (the same clocks as each driver’s page).</p>
       </PageHeader>
       {created && (
         <Notice tone="success">
