@@ -8,8 +8,7 @@
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { dispatchCandidates, type Candidate, type CandidateDriver, type CandidateLoad, type CandidateSort } from '../../domain/dispatch/candidates.js';
-import { evaluate, isHosError, limitsOf } from '../../domain/hos/index.js';
-import { clocksFromEld } from '../../domain/hos/eld-clocks.js';
+import { hosNow, isHosError, limitsOf } from '../../domain/hos/index.js';
 import { ELD_CLOCKS_MAX_AGE_MS } from '../../domain/hos/eld-clocks.js';
 import type { ClockSnapshot, HosClocks, RuleSet } from '../../domain/hos/types.js';
 import type { PlanLeg, PlanStop, Point, Segment } from '../../domain/planning/types.js';
@@ -17,7 +16,7 @@ import { forbidden, invalid, invalidState, notFound } from '../../lib/errors.js'
 import { can } from '../../plugins/policies.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { toEldClocks } from '../hos/eld-clocks.repository.js';
-import { snapshotOf } from '../hos/hos.service.js';
+import { eldReport, snapshotOf } from '../hos/hos.service.js';
 import { tenantRuleSet } from '../hos/hos.repository.js';
 import { KNOWN_LOCATION_COLUMNS, knownLocationOf, type KnownLocationSource } from '../drivers/driver-locations.js';
 import type { HomeTerminal } from '../drivers/drivers.repository.js';
@@ -200,7 +199,6 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
       const fuel = await fuelOptions(ports, ctx.tenantId, opts, null, road.legs, read.fuelIntegrations);
       const distance = ports.distance(road.distanceMethod);
       const first: Point = stops[0]!;
-      const limits = limitsOf(read.rules);
       const startClocks = new Map<string, ReturnType<typeof clocksOut>>();
       const drivers: CandidateDriver[] = [];
       for (const d of read.starts) {
@@ -220,15 +218,15 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
           startClocks.set(d.id, clocksOut('ROUTE_PLAN', d.routeEndClocks, read.rules));
         } else {
           const timeline = read.timelines.get(`${ctx.tenantId}|${d.id}`) ?? [];
-          const fromLog = evaluate(timeline, read.rules, availableAt).clocks;
-          const eld = read.eld.get(d.id);
-          if (eld) {
-            const snapshot = snapshotOf(clocksFromEld(eld.reported, limits, fromLog, availableAt));
+          // The one truth of the driver's hours (hosNow), as their page and the Drivers list show it.
+          const now = hosNow(timeline, read.rules, availableAt, eldReport(read.eld.get(d.id) ?? null));
+          if (now.source.kind === 'ELD') {
+            const snapshot = snapshotOf(now.clocks);
             history = { snapshot };
-            startClocks.set(d.id, clocksOut(eld.source, snapshot, read.rules));
+            startClocks.set(d.id, clocksOut(now.source.vendor ?? 'ELD', snapshot, read.rules));
           } else {
             history = { timeline };
-            startClocks.set(d.id, clocksOut('LOG', fromLog, read.rules));
+            startClocks.set(d.id, clocksOut('LOG', now.clocks, read.rules));
           }
         }
         drivers.push({ driverId: d.id, start: { ...point, name }, availableAt, history, rules: read.rules, fuel: fuel.options, deadhead });
