@@ -18,6 +18,8 @@ export interface SeedAlert {
   resolvedBy?: string;
   /** Snoozed until this many minutes after createdAt (status SNOOZED). */
   snoozeFor?: number;
+  /** Facts besides { seeded: true } (e.g. limitReached). */
+  metadata?: Record<string, unknown>;
 }
 
 const minutesAfter = (at: string, m: number) => new Date(Date.parse(at) + m * 60_000);
@@ -30,7 +32,7 @@ export async function seedAlerts(db: Database, tenantId: string, alerts: SeedAle
   return db.tenant(tenantId, async (tx) => {
     const ids: string[] = [];
     for (const a of alerts) {
-      const condition = { type: a.type, priority: a.priority ?? ALERT_TYPES[a.type].priority, title: `${a.type} title`, message: `${a.type} message`, metadata: { seeded: true } };
+      const condition = { type: a.type, priority: a.priority ?? ALERT_TYPES[a.type].priority, title: `${a.type} title`, message: `${a.type} message`, metadata: { seeded: true, ...a.metadata } };
       const alert = await raiseAlert(tx, tenantId, { condition, driverId: a.driverId ?? null, routeId: a.routeId ?? null, vehicleId: null }, new Date(a.at));
       ids.push(alert.id);
       if (a.ackAfter !== undefined) {

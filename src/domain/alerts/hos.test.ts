@@ -33,9 +33,15 @@ describe.each(CLOCK_TYPES)('$type', ({ type, field, limit }) => {
   it('escalates to HIGH under the warning threshold, and at zero', () => {
     expect(conditionOf(withRemaining(0.49), type)?.priority).toBe('HIGH');
     expect(conditionOf(withRemaining(0.5), type)?.priority).toBe('MEDIUM'); // "under" 30 min: 30 is not
-    const reached = conditionOf(withRemaining(0), type)!;
+    const reached = conditionOf(withRemaining(0, { clocks: { dutyStatus: 'ON_DUTY_NOT_DRIVING' } }), type)!;
     expect(reached.priority).toBe('HIGH');
     expect(reached.metadata['limitReached']).toBe(true);
+  });
+
+  it('reached while driving is CRITICAL: the driver is breaking the limit as it happens', () => {
+    const driving = conditionOf(withRemaining(0, { clocks: { dutyStatus: 'ON_DUTY_DRIVING' } }), type)!;
+    expect(driving.priority).toBe('CRITICAL');
+    expect(driving.metadata).toMatchObject({ limitReached: true, dutyStatus: 'ON_DUTY_DRIVING' });
   });
 
   it('escalation goes through reconcile as an update with priorityChanged', () => {

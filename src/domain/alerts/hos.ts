@@ -64,7 +64,10 @@ function approachingRule(spec: ApproachingSpec): AlertRule {
       const horizon = Math.max(ctx.alerts.hosApproachingThresholdHours, warningHours);
       if (remaining > horizon) return null;
       const reached = remaining <= 0;
-      const priority: AlertPriority = reached || remaining < warningHours ? 'HIGH' : 'MEDIUM';
+      // Reached and still driving is a violation as it happens (spec: CRITICAL, an active HOS violation);
+      // reached at rest, or nearly reached, is HIGH (under 15 minutes); further off, MEDIUM.
+      const drivingOn = reached && clocks.dutyStatus === 'ON_DUTY_DRIVING';
+      const priority: AlertPriority = drivingOn ? 'CRITICAL' : reached || remaining < warningHours ? 'HIGH' : 'MEDIUM';
       const left = hoursText(remaining);
       // Whose clocks these are, in words, and how far the log is from them when it disagrees (hosNow).
       const by = hos.sourceName ? (hos.source === 'MANUAL' ? 'by the duty-status log' : `by ${hos.sourceName}'s clocks`) : '';

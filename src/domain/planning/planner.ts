@@ -7,6 +7,7 @@
  * the fuel optimizer and are merged with rests where in range. The finished timeline is replayed
  * through the engine's independent auditor; a plan with a violation is never returned.
  */
+import { hm } from '../words.js';
 import { exactHours, planMinutes } from './minutes.js';
 import {
   advance,
@@ -651,7 +652,7 @@ function arriveAt(trip: Trip, index: number): void {
     trip.dock(stop);
     return;
   }
-  if (late > EPS_H) trip.warnings.push(`Stop ${index + 1} (${stop.name}) cannot be reached within its appointment window: ${round2(late)} h late`);
+  if (late > EPS_H) trip.warnings.push(`Stop ${index + 1} (${stop.name}) cannot be reached within its appointment window: ${hm(late)} late`);
   trip.dock(stop);
   const zone = timeZoneAt(stop);
   trip.stops.push({

@@ -56,9 +56,22 @@ describe.each(DB_KINDS)('alert statistics and analytics (%s)', (kind) => {
         byStatus: zeros(STATUSES, { RESOLVED: 3, ACKNOWLEDGED: 2, ACTIVE: 1, SNOOZED: 1 }),
         byCategory: zeros(CATEGORIES, { HOS_VIOLATION: 2, ROUTE_DEVIATION: 2, WEATHER: 1, MECHANICAL: 1, SYSTEM: 1 }),
         byPriority: zeros(PRIORITIES, { CRITICAL: 2, HIGH: 1, MEDIUM: 3, LOW: 1 }),
+        // The HOS category's two alerts: one violation, one break only coming due.
+        hos: { violations: 1, limitsReached: 0, approaching: 1 },
         averageResponseTimeMinutes: 9, // (4 + 10 + 20 + 2) / 4
         averageResolutionTimeMinutes: 36.67, // (20 + 30 + 60) / 3
       });
+    });
+
+    it('counts HOS limit alerts apart from violations: reached apart from approaching', async () => {
+      const hos = await createTenant(t.app, { name: 'Hours Split Haulage' });
+      await seedAlerts(t.db, hos.tenantId, [
+        { type: 'HOS_APPROACHING_DRIVE_LIMIT', at: '2026-03-05T10:00:00.000Z', metadata: { limitReached: true } },
+        { type: 'HOS_APPROACHING_DUTY_LIMIT', at: '2026-03-05T10:01:00.000Z', metadata: { limitReached: false } },
+        { type: 'HOS_APPROACHING_CYCLE_LIMIT', at: '2026-03-05T10:02:00.000Z', metadata: { limitReached: false } },
+      ]);
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/alerts/stats', headers: hos.auth });
+      expect(res.json()).toMatchObject({ total: 3, byCategory: { HOS_VIOLATION: 3 }, hos: { violations: 0, limitsReached: 1, approaching: 2 } });
     });
 
     it('limits to alerts created in [from, to)', async () => {
@@ -76,6 +89,7 @@ describe.each(DB_KINDS)('alert statistics and analytics (%s)', (kind) => {
         byStatus: zeros(STATUSES),
         byCategory: zeros(CATEGORIES),
         byPriority: zeros(PRIORITIES),
+        hos: { violations: 0, limitsReached: 0, approaching: 0 },
         averageResponseTimeMinutes: null,
         averageResolutionTimeMinutes: null,
       });

@@ -79,6 +79,8 @@ export interface AlertStatsRow {
   byStatus: Record<AlertStatus, number>;
   byCategory: Record<AlertCategoryName, number>;
   byPriority: Record<AlertPriorityName, number>;
+  /** The hours-of-service category split: violations, limits reached, limits only approached. */
+  hos: { violations: number; limitsReached: number; approaching: number };
   /** Seconds; null when no alert qualifies. */
   responseSeconds: number | null;
   resolutionSeconds: number | null;
@@ -101,6 +103,9 @@ export async function alertStats(tx: Tx, tenantId: string, f: AlertFilter): Prom
     ${countsBy('a.status', 'status', ALERT_STATUSES)},
     ${countsBy('a.category', 'category', ALERT_CATEGORIES)},
     ${countsBy('a.priority', 'priority', ALERT_PRIORITIES)},
+    count(*) FILTER (WHERE a.type = 'HOS_VIOLATION')::int AS hos_violations,
+    count(*) FILTER (WHERE a.category = 'HOS_VIOLATION' AND a.type <> 'HOS_VIOLATION' AND a.metadata->>'limitReached' = 'true')::int AS hos_reached,
+    count(*) FILTER (WHERE a.category = 'HOS_VIOLATION' AND a.type <> 'HOS_VIOLATION' AND a.metadata->>'limitReached' IS DISTINCT FROM 'true')::int AS hos_approaching,
     avg(extract(epoch FROM (a.acknowledged_at - a.created_at)))::float8 AS response_seconds,
     avg(extract(epoch FROM (a.resolved_at - a.created_at)))::float8 AS resolution_seconds
   FROM alerts a WHERE ${where}`,
@@ -113,6 +118,7 @@ export async function alertStats(tx: Tx, tenantId: string, f: AlertFilter): Prom
     byStatus: pick(r, 'status', ALERT_STATUSES),
     byCategory: pick(r, 'category', ALERT_CATEGORIES),
     byPriority: pick(r, 'priority', ALERT_PRIORITIES),
+    hos: { violations: Number(r.hos_violations), limitsReached: Number(r.hos_reached), approaching: Number(r.hos_approaching) },
     responseSeconds: num(r.response_seconds),
     resolutionSeconds: num(r.resolution_seconds),
   };

@@ -121,6 +121,7 @@ export function alertsReports(deps: Pick<Deps, 'db' | 'clock'>) {
         byStatus: s.byStatus,
         byCategory: s.byCategory,
         byPriority: s.byPriority,
+        hos: s.hos,
         averageResponseTimeMinutes: s.responseSeconds === null ? null : minutes(s.responseSeconds / 60),
         averageResolutionTimeMinutes: s.resolutionSeconds === null ? null : minutes(s.resolutionSeconds / 60),
       };

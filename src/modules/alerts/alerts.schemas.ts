@@ -96,6 +96,14 @@ export const AlertStats = Type.Object({
   byStatus: CountsBy(ALERT_STATUSES),
   byCategory: CountsBy(ALERT_CATEGORIES),
   byPriority: CountsBy(ALERT_PRIORITIES),
+  hos: Type.Object(
+    {
+      violations: Type.Integer({ minimum: 0, description: 'HOS_VIOLATION alerts: a driver drove past a limit' }),
+      limitsReached: Type.Integer({ minimum: 0, description: 'limit alerts whose limit was reached (no time left; metadata.limitReached), not a violation unless the driver drives on' }),
+      approaching: Type.Integer({ minimum: 0, description: 'limit alerts that only approached a limit' }),
+    },
+    { description: "byCategory.HOS_VIOLATION split: the category holds every hours-of-service alert, most of them warnings, not violations" },
+  ),
   averageResponseTimeMinutes: Type.Union([Minutes, Type.Null()], { description: 'createdAt → acknowledgedAt over the acknowledged alerts; null when none was acknowledged' }),
   averageResolutionTimeMinutes: Type.Union([Minutes, Type.Null()], { description: 'createdAt → resolvedAt over the resolved alerts (by people or by the system); null when none was resolved' }),
 });

@@ -5,10 +5,14 @@
  */
 import { ROAD_FACTOR, type DistanceMethod } from '../../adapters/maps/index.js';
 
+/*
+ * Written for the person reading the plan (the dashboard shows them as they are): the distance methods by
+ * the names the plan form gives them, not the option's values, which docs/planning.md#distances lists.
+ */
 export const GREAT_CIRCLE_WARNING =
-  'Distances are great-circle (straight-line) estimates: road distances run longer, typically 4–20 % (median 13 % over 39 published US city pairs, up to 40 % where roads detour), so drive hours and arrival times are optimistic. Use options.distanceMethod "haversine_road" for a calibrated road estimate or "osrm" for real road distances.';
+  'Distances are straight-line estimates: roads run longer, typically 4–20 % (median 13 % over 39 published US city pairs, up to 40 % where roads detour), so drive times and arrivals are optimistic. Plan with the road-factor estimate, or with road distances from a mapping service, for figures closer to the road.';
 
-export const ROAD_FACTOR_WARNING = `Distances are great-circle × ${ROAD_FACTOR} road-factor estimates (median error 4 % against 39 published US road distances, up to 20 % where roads detour). Use options.distanceMethod "osrm" for real road distances.`;
+export const ROAD_FACTOR_WARNING = `Distances are road estimates: the straight line × ${ROAD_FACTOR} (median error 4 % against 39 published US road distances, up to 20 % where roads detour). Road distances from a mapping service are exact.`;
 
 /** The warning a plan by `method` carries, if any (OSRM's distances are the road's). */
 export function distanceWarning(method: DistanceMethod): string | null {

@@ -226,7 +226,7 @@ export async function roadLegs(deps: Pick<Deps, 'log'>, ports: PlanningPorts, st
     }
     if (method === 'haversine') throw err;
     deps.log.warn({ err }, 'mapping service failed; planning with great-circle distances');
-    warnings.push('The mapping service did not answer; distances are great-circle (haversine) estimates');
+    warnings.push('The mapping service did not answer; distances are straight-line estimates');
     legs = await ports.distance('haversine').legs(stops);
     distanceMethod = 'haversine';
   }

@@ -111,7 +111,7 @@ export function replanning(deps: Deps, ports: PlanningPorts, routeFor: (tx: Tx, 
       const warnings: string[] = [];
       if (opts.startingFuelGallons === undefined) {
         if (position.fuelLevelPercent !== null) opts.startingFuelGallons = round2((tank * position.fuelLevelPercent) / 100);
-        else warnings.push('The fuel on board is not known (no fuel level reported with the position): a full tank is assumed; give options.startingFuelGallons');
+        else warnings.push('The fuel on board is not known (no fuel level reported with the position): a full tank is assumed; give the fuel on board to plan from it');
       }
       const fuel = await fuelOptions(ports, ctx.tenantId, opts, read.vehicle, road.legs, read.fuelIntegrations);
       const fresh = planOrExplain({

@@ -8435,6 +8435,15 @@ export interface operations {
                             MEDIUM: number;
                             LOW: number;
                         };
+                        /** @description byCategory.HOS_VIOLATION split: the category holds every hours-of-service alert, most of them warnings, not violations */
+                        hos: {
+                            /** @description HOS_VIOLATION alerts: a driver drove past a limit */
+                            violations: number;
+                            /** @description limit alerts whose limit was reached (no time left; metadata.limitReached), not a violation unless the driver drives on */
+                            limitsReached: number;
+                            /** @description limit alerts that only approached a limit */
+                            approaching: number;
+                        };
                         /** @description createdAt → acknowledgedAt over the acknowledged alerts; null when none was acknowledged */
                         averageResponseTimeMinutes: number | null;
                         /** @description createdAt → resolvedAt over the resolved alerts (by people or by the system); null when none was resolved */

@@ -9,6 +9,7 @@ import {
   applyChange,
   filtersFromSearch,
   keyLabel,
+  alertTypeLabel,
   kindLabel,
   raisedLabel,
   listQuery,
@@ -144,11 +145,27 @@ describe('alert feed words', () => {
   it('lists metadata readably, the recommended action first', () => {
     expect(keyLabel('driveTimeRemaining')).toBe('Drive time remaining');
     expect(keyLabel('eta_delay-minutes')).toBe('Eta delay minutes');
-    expect(metadataEntries({ distanceMiles: 30.456, offRoute: true, recommendedAction: 'Call the driver', empty: null, where: { lat: 1 } })).toEqual([
-      ['Recommended action', 'Call the driver'],
-      ['Distance miles', '30.46'],
-      ['Off route', 'Yes'],
-      ['Where', '{"lat":1}'],
+    expect(metadataEntries({ distanceMiles: 30.456, offRoute: true, recommendedAction: 'PLAN_REST_STOP', empty: null, latitude: 40.15, someFlag: true, where: { lat: 1 } })).toEqual([
+      ['Recommended', 'Plan a rest stop'],
+      ['Off the path by', '30.5 mi'],
+      ['Some flag', 'Yes'],
+    ]);
+    // What the issue saw in the drawer: codes, a vendor id, decimal hours. Now words and h:mm.
+    expect(
+      metadataEntries({ limit: 'DRIVE', restNeeded: 'FULL_REST', hosSource: 'samsara', driveTimeRemaining: 0.54, currentHoursDriven: 10.46, minutesRemaining: 32, dutyStatus: 'ON_DUTY_DRIVING' }),
+    ).toEqual([
+      ['Limit', 'Driving limit'],
+      ['Rest needed', '10-hour rest'],
+      ['Clocks from', 'Samsara'],
+      ['Drive time left', '0:32'],
+      ['Driven', '10:28'],
+      ['Time left', '32 min'],
+      ['Duty status', 'Driving'],
+    ]);
+    expect(metadataEntries({ violations: [{ kind: 'DRIVE', explanation: 'Drove 0:25 past the 11-hour limit.' }], stopType: 'DELIVERY', unknownCode: 'SOME_CODE' })).toEqual([
+      ['Violations', 'Drove 0:25 past the 11-hour limit.'],
+      ['Stop', 'Delivery'],
+      ['Unknown code', 'Some code'],
     ]);
     expect(metadataEntries(undefined)).toEqual([]);
     expect(metadataEntries({ positionAt: '2026-03-02T17:54:15.828Z', note: '2026 plan' }, 'America/Chicago')).toEqual([
@@ -158,8 +175,13 @@ describe('alert feed words', () => {
   });
 
   it('names types and categories, and says when an alert was raised', () => {
-    expect(kindLabel('HOS_APPROACHING_DRIVE_LIMIT')).toBe('HOS approaching drive limit');
-    expect(kindLabel('SEVERE_WEATHER_IN_PATH')).toBe('Severe weather in path');
+    expect(kindLabel('HOS_APPROACHING_DRIVE_LIMIT')).toBe('Approaching the driving limit');
+    expect(kindLabel('SEVERE_WEATHER_IN_PATH')).toBe('Severe weather ahead');
+    expect(kindLabel('HOS_VIOLATION')).toBe('HOS violation');
+    expect(kindLabel('ROUTE_DEVIATION')).toBe('Off route');
+    // Reached is not approaching.
+    expect(alertTypeLabel({ type: 'HOS_APPROACHING_DRIVE_LIMIT', metadata: { limitReached: true } })).toBe('Driving limit reached');
+    expect(alertTypeLabel({ type: 'HOS_APPROACHING_DRIVE_LIMIT', metadata: { limitReached: false } })).toBe('Approaching the driving limit');
     const now = Date.parse('2026-03-02T12:00:00Z');
     expect(raisedLabel('2026-03-02T11:59:30Z', now)).toBe('just now');
     // A server clock a little ahead of the browser's: not "in 10 seconds".

@@ -5,7 +5,8 @@
  * Pure (tested in alert-feed.test.ts).
  */
 import type { Item, Ok } from '../api/client';
-import { dateTime, humanize, relative } from './format';
+import { dateTime, hoursMinutes, humanize, relative } from './format';
+import { GLOSSARY, label, type GlossaryKind } from './glossary';
 
 export type AlertRow = Item<'/api/v1/alerts'>;
 export type AlertDetail = Ok<'/api/v1/alerts/{alertId}'>;
@@ -244,7 +245,22 @@ export function actorLabel(id: string | null | undefined, myUserId: string): str
 
 /** A type or category in words: HOS_VIOLATION → "HOS violation", LOW_FUEL → "Low fuel". */
 export function kindLabel(value: string | null | undefined): string {
+  if (value && value in GLOSSARY.alertType) return label('alertType', value);
+  if (value && value in GLOSSARY.category) return label('category', value);
   return humanize(value).replace(/\bHos\b/g, 'HOS');
+}
+
+/** An HOS limit alert whose limit is reached reads as reached, not as approaching (metadata.limitReached). */
+const REACHED: Record<string, string> = {
+  HOS_APPROACHING_DRIVE_LIMIT: 'Driving limit reached',
+  HOS_APPROACHING_DUTY_LIMIT: 'Duty window ended',
+  HOS_APPROACHING_CYCLE_LIMIT: 'Cycle limit reached',
+  HOS_BREAK_REQUIRED: '30-minute break required now',
+};
+
+/** An alert's type in words, "reached" apart from "approaching". */
+export function alertTypeLabel(a: { type: string; metadata?: Record<string, unknown> | null }): string {
+  return a.metadata?.limitReached === true && REACHED[a.type] ? REACHED[a.type]! : kindLabel(a.type);
 }
 
 /**
@@ -269,30 +285,128 @@ export function keyLabel(key: string): string {
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]{4,}$/;
+
+type Fact = { label?: string; as: 'hours' | 'minutes' | 'miles' | 'percent' | GlossaryKind | 'hidden' | 'list' };
 
 /**
- * An alert's metadata as label/value pairs, recommendedAction first: times in the viewer's zone (or
- * `timeZone`), numbers to 2 decimals, nested values as compact JSON.
+ * How a fact from monitoring reads (alert metadata keys): durations h:mm, distances in miles, codes through
+ * the glossary, the machine's references (coordinates, indexes, ids) left out — the API keeps them all.
+ */
+const FACTS: Record<string, Fact> = {
+  recommendedAction: { label: 'Recommended', as: 'recommendedAction' },
+  restNeeded: { label: 'Rest needed', as: 'restKind' },
+  limit: { as: 'limit' },
+  limitReached: { label: 'Limit reached', as: 'hidden' },
+  dutyStatus: { label: 'Duty status', as: 'dutyStatus' },
+  hosSource: { label: 'Clocks from', as: 'vendor' },
+  hosDisagreement: { label: 'ELD and log', as: 'hidden' },
+  etaSource: { label: 'ETA from', as: 'vendor' },
+  restType: { label: 'Rest', as: 'restType' },
+  stopType: { label: 'Stop', as: 'stopType' },
+  projectionMethod: { label: 'Projected from', as: 'projectionMethod' },
+  worstSeverity: { label: 'Worst', as: 'weatherSeverity' },
+  currentHoursDriven: { label: 'Driven', as: 'hours' },
+  driveTimeRemaining: { label: 'Drive time left', as: 'hours' },
+  currentOnDutyHours: { label: 'Into the duty window', as: 'hours' },
+  dutyTimeRemaining: { label: 'Duty window left', as: 'hours' },
+  cycleHoursUsed: { label: 'Cycle used', as: 'hours' },
+  cycleTimeRemaining: { label: 'Cycle left', as: 'hours' },
+  cycleHoursRecapturedTomorrow: { label: 'Back at midnight', as: 'hours' },
+  hoursSinceBreak: { label: 'Driven since the break', as: 'hours' },
+  breakTimeRemaining: { label: 'Until the break', as: 'hours' },
+  breakRequired: { label: 'Break required', as: 'hidden' },
+  thresholdHours: { label: 'Alert threshold', as: 'hours' },
+  durationHours: { label: 'Planned duration', as: 'hours' },
+  plannedDockHours: { label: 'Planned dock time', as: 'hours' },
+  weatherDelayHours: { label: 'Weather delay', as: 'hours' },
+  minutesRemaining: { label: 'Time left', as: 'minutes' },
+  warningThresholdMinutes: { label: 'Warning threshold', as: 'minutes' },
+  stoppedMinutes: { label: 'Stopped for', as: 'minutes' },
+  thresholdMinutes: { label: 'Alert threshold', as: 'minutes' },
+  overstayMinutes: { label: 'Over plan by', as: 'minutes' },
+  minutesLate: { label: 'Late by', as: 'minutes' },
+  minutesOverdue: { label: 'Overdue by', as: 'minutes' },
+  delayMinutes: { label: 'Behind plan by', as: 'minutes' },
+  lateByMinutes: { label: 'Late by', as: 'minutes' },
+  slackMinutes: { label: 'To spare', as: 'minutes' },
+  marginMinutes: { label: 'At risk within', as: 'minutes' },
+  autoResolveAfterMinutes: { label: 'Clears after', as: 'minutes' },
+  minutesSinceLastPosition: { label: 'Silent for', as: 'minutes' },
+  distanceMiles: { label: 'Off the path by', as: 'miles' },
+  thresholdMiles: { label: 'Alert threshold', as: 'miles' },
+  milesAlongRoute: { label: 'Along the route', as: 'miles' },
+  nearestPlannedPlaceMiles: { label: 'From the nearest planned stop', as: 'miles' },
+  nearestMilesAhead: { label: 'Nearest ahead', as: 'miles' },
+  criticalWithinMiles: { label: 'Critical within', as: 'miles' },
+  fuelLevelPercent: { label: 'Fuel', as: 'percent' },
+  violations: { as: 'list' },
+  hazards: { as: 'list' },
+  faults: { as: 'list' },
+  latitude: { as: 'hidden' },
+  longitude: { as: 'hidden' },
+  stopIndex: { as: 'hidden' },
+  stopSequence: { as: 'hidden' },
+  segmentSequence: { as: 'hidden' },
+  violationCount: { as: 'hidden' },
+  hazardCount: { as: 'hidden' },
+  offRoute: { as: 'hidden' },
+  atLeast: { as: 'hidden' },
+  clocksAt: { label: 'Clocks read', as: 'hidden' },
+};
+
+/** One entry of a list fact (violations, hazards, faults) in a line. */
+function listItem(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return String(v);
+  const o = v as Record<string, unknown>;
+  if (typeof o.explanation === 'string') return o.explanation;
+  if (typeof o.event === 'string') return `${o.event}${typeof o.milesAhead === 'number' ? `, ${Math.round(o.milesAhead)} mi ahead` : ''}`;
+  if (typeof o.code === 'string') return `${o.code}${typeof o.description === 'string' ? ` ${o.description}` : ''}`;
+  return Object.values(o).filter((x) => typeof x === 'string' || typeof x === 'number').join(', ');
+}
+
+function factText(fact: Fact | undefined, v: unknown, timeZone?: string): string | null {
+  if (fact?.as === 'hidden') return null;
+  if (fact?.as === 'list') return Array.isArray(v) ? v.map(listItem).join('; ') : null;
+  if (typeof v === 'number') {
+    switch (fact?.as) {
+      case 'hours':
+        return hoursMinutes(v);
+      case 'minutes':
+        return v < 60 ? `${Math.round(v)} min` : hoursMinutes(v / 60);
+      case 'miles':
+        return `${Math.round(v * 10) / 10} mi`;
+      case 'percent':
+        return `${Math.round(v)} %`;
+      default:
+        return String(Math.round(v * 100) / 100);
+    }
+  }
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  if (typeof v === 'string') {
+    if (fact && fact.as in GLOSSARY) return label(fact.as as GlossaryKind, v);
+    if (ISO_TIME.test(v)) return dateTime(v, timeZone);
+    return CODE.test(v) ? humanize(v) : v;
+  }
+  return null;
+}
+
+/**
+ * An alert's metadata as label/value pairs for a person, recommendedAction first: durations h:mm, codes in
+ * words (the glossary), times in `timeZone` (the viewer's by default) with the zone; coordinates, indexes
+ * and nested records a person does not read are left out (the API answers them all).
  */
 export function metadataEntries(metadata: Record<string, unknown> | null | undefined, timeZone?: string): Array<[string, string]> {
   if (!metadata) return [];
   const keys = Object.keys(metadata).sort((a, b) => (a === 'recommendedAction' ? -1 : b === 'recommendedAction' ? 1 : 0));
-  return keys
-    .filter((k) => metadata[k] !== null && metadata[k] !== undefined && metadata[k] !== '')
-    .map((k) => {
-      const v = metadata[k];
-      const text =
-        typeof v === 'number'
-          ? String(Math.round(v * 100) / 100)
-          : typeof v === 'boolean'
-            ? v
-              ? 'Yes'
-              : 'No'
-            : typeof v === 'string'
-              ? ISO_TIME.test(v)
-                ? dateTime(v, timeZone)
-                : v
-              : JSON.stringify(v);
-      return [keyLabel(k), text];
-    });
+  const out: Array<[string, string]> = [];
+  for (const k of keys) {
+    const v = metadata[k];
+    if (v === null || v === undefined || v === '') continue;
+    const fact = FACTS[k];
+    const text = factText(fact, v, timeZone);
+    if (text === null || text === '') continue;
+    out.push([fact?.label ?? keyLabel(k), text]);
+  }
+  return out;
 }

@@ -1,14 +1,15 @@
 /** Formatting shared by the pages: hours as h:mm, dates in a zone, miles, money. */
+import { inZone } from './local-time';
 
 /** Hours as h:mm, to the nearest minute: the one rule for durations (durations.ts). */
 export { hoursMinutes } from './durations';
 
-/** "Tue 14:05" style in the given IANA zone (default: the browser's). */
+/**
+ * "Tue, Mar 3, 14:05 CST": an instant in the given IANA zone (default: the browser's), always with the
+ * zone's abbreviation — the one way the dashboard writes a time (local-time.ts inZone).
+ */
 export function dateTime(iso: string | null | undefined, timeZone?: string): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  return new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone, timeZoneName: timeZone ? 'short' : undefined }).format(d);
+  return inZone(iso, timeZone);
 }
 
 export function timeOnly(iso: string | null | undefined, timeZone?: string): string {

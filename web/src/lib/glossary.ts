@@ -59,6 +59,7 @@ export const GLOSSARY = {
     DAILY_DRIVE: 'Daily driving limit',
     DAILY_ON_DUTY: 'Daily on-duty limit',
   },
+  distanceMethod: { haversine: 'straight line', haversine_road: 'road estimate', osrm: 'road network' },
   segmentType: { drive: 'Drive', rest: 'Rest', fuel: 'Fuel stop', wait: 'Wait', dock: 'At the dock' },
   restType: { full_rest: '10-hour rest', partial_rest: 'Split sleeper-berth rest', break: '30-minute break' },
   stopType: { ORIGIN: 'Origin', PICKUP: 'Pickup', DELIVERY: 'Delivery', WAYPOINT: 'Waypoint' },

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { StatusBadge } from '../../components/ui';
-import { kindLabel, raisedLabel, type AlertRow } from '../../lib/alert-feed';
+import { alertTypeLabel, raisedLabel, type AlertRow } from '../../lib/alert-feed';
 import { dateTime } from '../../lib/format';
 
 export function AlertCard({ alert: a, fresh, now, actions }: { alert: AlertRow; fresh: boolean; now: number; actions: ReactNode }) {
@@ -25,7 +25,7 @@ export function AlertCard({ alert: a, fresh, now, actions }: { alert: AlertRow; 
       <dl className="alert-meta">
         <div>
           <dt>Type</dt>
-          <dd>{kindLabel(a.type)}</dd>
+          <dd>{alertTypeLabel(a)}</dd>
         </div>
         <div>
           <dt>Driver</dt>

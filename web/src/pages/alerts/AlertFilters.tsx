@@ -1,4 +1,5 @@
 /** The alerts feed's filters: status, priority, category, type and driver; a reset when any is set. */
+import { label } from '../../lib/glossary';
 import type { FormEvent } from 'react';
 import { Button, SelectField } from '../../components/ui';
 import { ALERT_TYPES, CATEGORIES, DEFAULT_FILTERS, HOS_APPROACHING_LIMIT, PRIORITIES, STATUS_FILTERS, kindLabel, type AlertFilters } from '../../lib/alert-feed';
@@ -6,7 +7,7 @@ import { isFiltered } from '../../lib/alert-list';
 import { humanize } from '../../lib/format';
 
 const PRIORITY_OPTIONS = [{ value: '', label: 'All priorities' }, ...PRIORITIES.map((p) => ({ value: p, label: humanize(p) }))];
-const CATEGORY_OPTIONS = [{ value: '', label: 'All categories' }, ...CATEGORIES.map((c) => ({ value: c, label: kindLabel(c) }))];
+const CATEGORY_OPTIONS = [{ value: '', label: 'All categories' }, ...CATEGORIES.map((c) => ({ value: c, label: label('category', c) }))];
 const TYPE_OPTIONS = [{ value: '', label: 'All types' }, { value: HOS_APPROACHING_LIMIT, label: 'Approaching an HOS limit (any)' }, ...ALERT_TYPES.map((t) => ({ value: t, label: kindLabel(t) }))];
 
 export function AlertFilterForm({ filters, driverOptions, onChange }: { filters: AlertFilters; driverOptions: Array<{ value: string; label: string }>; onChange: (filters: AlertFilters) => void }) {

@@ -3,12 +3,13 @@
  * behind it, who acknowledged / snoozed / resolved it and when, the notes history and a form to add
  * a note. Read again from GET /alerts/{id} whenever the alert changes (here or live).
  */
+import { label } from '../../lib/glossary';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { TextArea } from '../../components/TextArea';
 import { Button, ErrorBanner, Facts, Loading, Notice, StatusBadge } from '../../components/ui';
-import { actorLabel, kindLabel, metadataEntries, type AlertDetail, type AlertRow } from '../../lib/alert-feed';
+import { actorLabel, alertTypeLabel, kindLabel, metadataEntries, type AlertDetail, type AlertRow } from '../../lib/alert-feed';
 import { dateTime } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
 
@@ -61,8 +62,8 @@ export function AlertPanel({
           {actions(a)}
           <Facts
             items={[
-              ['Type', kindLabel(a.type)],
-              ['Category', kindLabel(a.category)],
+              ['Type', alertTypeLabel(a)],
+              ['Category', label('category', a.category)],
               ['Driver', a.driverId ? <Link href={`/drivers/${a.driverId}`}>{a.driverName ?? 'Driver'}</Link> : '—'],
               ['Vehicle', a.vehicleId ? <Link href={`/vehicles/${a.vehicleId}`}>{a.vehicleUnit ?? 'Vehicle'}</Link> : '—'],
               ['Route', a.routePlanId ? <Link href={`/routes/${a.routePlanId}`}>View route</Link> : '—'],

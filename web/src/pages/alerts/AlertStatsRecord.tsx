@@ -1,7 +1,13 @@
 /** The statistics record of an analytics range: counts by status, average times, by priority and category. */
+import { label } from '../../lib/glossary';
 import { minutesLabel, type AlertStats } from '../../lib/alert-analytics';
-import { CATEGORIES, PRIORITIES, kindLabel } from '../../lib/alert-feed';
-import { humanize } from '../../lib/format';
+import { CATEGORIES, PRIORITIES } from '../../lib/alert-feed';
+
+/** "1 violation, 1 limit reached, 2 approaching". */
+export function hosSplit(h: AlertStats['hos']): string {
+  const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+  return `${n(h.violations, 'violation')}, ${n(h.limitsReached, 'limit reached', 'limits reached')}, ${h.approaching} approaching`;
+}
 
 export function AlertStatsRecord({ stats: s }: { stats: AlertStats }) {
   const items: Array<[string, string]> = [
@@ -27,7 +33,7 @@ export function AlertStatsRecord({ stats: s }: { stats: AlertStats }) {
         <li className="muted">By priority</li>
         {PRIORITIES.map((p) => (
           <li key={p}>
-            {humanize(p)}: <strong>{s.byPriority[p] ?? 0}</strong>
+            {label('priority', p)}: <strong>{s.byPriority[p] ?? 0}</strong>
           </li>
         ))}
       </ul>
@@ -35,7 +41,14 @@ export function AlertStatsRecord({ stats: s }: { stats: AlertStats }) {
         <li className="muted">By category</li>
         {CATEGORIES.map((c) => (
           <li key={c}>
-            {kindLabel(c)}: <strong>{s.byCategory[c] ?? 0}</strong>
+            {label('category', c)}: <strong>{s.byCategory[c] ?? 0}</strong>
+            {c === 'HOS_VIOLATION' && (
+              // Most hours-of-service alerts are warnings: say how many were violations.
+              <span className="muted" data-testid="hos-split">
+                {' '}
+                ({hosSplit(s.hos)})
+              </span>
+            )}
           </li>
         ))}
       </ul>

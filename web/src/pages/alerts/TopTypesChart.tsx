@@ -1,4 +1,5 @@
 /** The alert types raised most often in the range, with their share and resolution. */
+import { label } from '../../lib/glossary';
 import { HorizontalBarChart } from '../../components/charts';
 import { minutesLabel, percentLabel, topTypesSummary, type TopTypesReport } from '../../lib/alert-analytics';
 import { kindLabel } from '../../lib/alert-feed';
@@ -27,7 +28,7 @@ export function TopTypesChart({ report: r }: { report: TopTypesReport }) {
             {r.data.map((d) => (
               <tr key={d.type}>
                 <th scope="row">{kindLabel(d.type)}</th>
-                <td>{kindLabel(d.category)}</td>
+                <td>{label('category', d.category)}</td>
                 <td>{d.count}</td>
                 <td>{percentLabel(d.share)}</td>
                 <td>{d.resolved}</td>

@@ -2,6 +2,7 @@
  * What a route adds up to. The durations are the timeline's segments added up (each measured between
  * its start and end to the nearest minute), so the summary and the timeline agree to the minute.
  */
+import { label } from '../../lib/glossary';
 import { Facts } from '../../components/ui';
 import { formatMinutes, summaryMinutes } from '../../lib/durations';
 import { miles, money } from '../../lib/format';
@@ -20,7 +21,7 @@ export function RouteSummary({ plan }: { plan: RoutePlan }) {
       items={[
         ['Departure', inZone(plan.departureTime, first?.timeZone)],
         ['Arrival', inZone(plan.arrivalTime, last?.timeZone)],
-        ['Distance', `${miles(s.totalDistanceMiles)} (${s.distanceMethod.replace('_', ' ')})`],
+        ['Distance', `${miles(s.totalDistanceMiles)} (${label('distanceMethod', s.distanceMethod)})`],
         ['Driving', formatMinutes(totals.drive)],
         ['On duty', formatMinutes(totals.onDuty)],
         ['Resting', formatMinutes(totals.rest)],
