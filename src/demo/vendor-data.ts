@@ -10,6 +10,7 @@ import type { NwsSandboxState } from '../adapters/integrations/nws/sandbox.js';
 import type { OpenWeatherSandboxState } from '../adapters/integrations/openweather/sandbox.js';
 import type { P44ShipmentStatus, Project44SandboxState } from '../adapters/integrations/project44/sandbox.js';
 import { HOUR, type Truck } from './fleet.js';
+import { offlineGeocoder } from '../infra/geocoding/index.js';
 
 const MINUTE = 60_000;
 
@@ -185,6 +186,26 @@ export interface DemoFuelStation {
 export const STATION_SPACING_MILES = 25;
 const BRANDS = ['Redbud Travel Center', 'Prairie Diesel', 'Crossroads Fuel', 'Big Rig Fuel Stop', 'Heartland Truck Plaza'] as const;
 
+const splitName = (name: string) => {
+  const i = name.lastIndexOf(', ');
+  return i < 0 ? { city: name, region: '' } : { city: name.slice(0, i), region: name.slice(i + 2) };
+};
+
+/**
+ * Where a station is, from its own coordinates (the gazetteer): the nearest place of any size decides the
+ * state it is in (places are a few miles apart, so the nearest one is on the same side of a border but
+ * for a few metres of it); the nearest town of 5,000 or more in that state names it, else that place.
+ */
+export function stationPlace(p: LatLng): { city: string; region: string } {
+  const geocoder = offlineGeocoder();
+  const any = geocoder.nearestPlace(p, { minPopulation: 0, maxDistanceMiles: 60 });
+  const town = geocoder.nearestPlace(p, { maxDistanceMiles: 60 });
+  if (any === null) return town ? splitName(town.name) : { city: 'Interstate', region: '' };
+  const here = splitName(any.name);
+  const named = town ? splitName(town.name) : null;
+  return named && named.region === here.region ? named : here;
+}
+
 /**
  * Diesel stations every STATION_SPACING_MILES along each demo truck's planned path (the first half a
  * spacing from the origin), priced between $3.39 and $3.63 a gallon, every fourth a discount stop 20
@@ -198,17 +219,18 @@ export function stationsAlongRoutes(trucks: readonly Truck[], now: number): Demo
     if (path.length < 2) continue;
     const cum = cumulativeMiles(path);
     const total = cum[cum.length - 1]!;
-    const [city, region] = truck.spec.to.name.split(',').map((s) => s.trim());
     for (let miles = STATION_SPACING_MILES / 2; miles < total; miles += STATION_SPACING_MILES) {
       const i = stations.length;
       const at = pointAlongPath(path, miles, cum).point;
+      const position = { latitude: Math.round(at.latitude * 1e5) / 1e5, longitude: Math.round(at.longitude * 1e5) / 1e5 };
+      const place = stationPlace(position);
       const price = Math.round((3.39 + ((i * 7) % 9) * 0.03 - (i % 4 === 2 ? 0.2 : 0)) * 1000) / 1000;
       stations.push({
         id: `demo-${truck.spec.unit.toLowerCase()}-${String(Math.round(miles)).padStart(4, '0')}`,
         name: `${BRANDS[i % BRANDS.length]} #${200 + i}`,
         brand: BRANDS[i % BRANDS.length]!,
-        position: { latitude: Math.round(at.latitude * 1e5) / 1e5, longitude: Math.round(at.longitude * 1e5) / 1e5 },
-        address: { city: `Near ${city ?? truck.spec.to.name}`, region: region ?? '', country: 'USA' },
+        position,
+        address: { city: place.city, region: place.region, country: 'USA' },
         open24x7: true,
         fuelPrice: [{ price, fuelType: '1', unit: 'gal', currency: 'USD', lastUpdateTimestamp: new Date(now - ((i % 8) + 1) * 15 * MINUTE).toISOString() }],
       });

@@ -40,6 +40,8 @@ const TOWNS: readonly (LatLng & { city: string; region: string; base: number })[
   { city: 'Rolla', region: 'MO', latitude: 37.9514, longitude: -91.7713, base: 3.48 },
   { city: 'St. Clair', region: 'MO', latitude: 38.3453, longitude: -90.9813, base: 3.52 },
   { city: 'St. Louis', region: 'MO', latitude: 38.627, longitude: -90.1994, base: 3.61 },
+  // Across the Mississippi the corridor is in Illinois (stations-test.ts checks every station's state by its coordinates).
+  { city: 'Edwardsville', region: 'IL', latitude: 38.8114, longitude: -89.9532, base: 3.85 },
   { city: 'Litchfield', region: 'IL', latitude: 39.1753, longitude: -89.6543, base: 3.89 },
   { city: 'Springfield', region: 'IL', latitude: 39.7817, longitude: -89.6501, base: 3.93 },
   { city: 'Bloomington', region: 'IL', latitude: 40.4842, longitude: -88.9937, base: 3.97 },
