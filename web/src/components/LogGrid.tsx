@@ -4,7 +4,7 @@
  * a line stepping between rows, and each row's total at the right. One grid per day, in `timeZone`.
  */
 import { DUTY_LABELS, DUTY_ROWS, dutySpans, logDays, type DutyChange, type LogDay } from '../lib/duty';
-import { hoursMinutes } from '../lib/format';
+import { formatMinutes } from '../lib/durations';
 
 const W = 960;
 const LABEL = 110;
@@ -26,7 +26,7 @@ function DayGrid({ day }: { day: LogDay }) {
     else d += `L${x(s.startMs)},${y(s.status)}`;
     d += `L${x(s.endMs)},${y(s.status)}`;
   });
-  const summary = DUTY_ROWS.map((r) => `${DUTY_LABELS[r]} ${hoursMinutes(day.totals[r])}`).join(', ');
+  const summary = DUTY_ROWS.map((r) => `${DUTY_LABELS[r]} ${formatMinutes(day.minutes[r])}`).join(', ');
   return (
     <svg className="log-grid" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Duty status on ${day.date}: ${summary}`}>
       {Array.from({ length: hours + 1 }, (_, h) => {
@@ -53,7 +53,7 @@ function DayGrid({ day }: { day: LogDay }) {
             {DUTY_LABELS[r]}
           </text>
           <text x={W - 4} y={TOP + ROW * i + ROW / 2 + 4} textAnchor="end" data-row-total={r}>
-            {hoursMinutes(day.totals[r])}
+            {formatMinutes(day.minutes[r])}
           </text>
         </g>
       ))}

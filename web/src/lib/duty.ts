@@ -27,6 +27,11 @@ export interface LogDay {
   spans: DutySpan[];
   /** Hours per row on this day. */
   totals: Record<DutyStatus, number>;
+  /**
+   * Whole minutes per row as the grid shows them: each piece measured between its ends rounded to the
+   * minute, so the four rows add up to the day (24:00; 23:00 or 25:00 on a daylight-saving change).
+   */
+  minutes: Record<DutyStatus, number>;
 }
 
 const HOUR = 3_600_000;
@@ -76,14 +81,16 @@ export function logDays(spans: DutySpan[], fromMs: number, toMs: number, timeZon
     const endMs = next.startMs;
     const daySpans: DutySpan[] = [];
     const totals: Record<DutyStatus, number> = { OFF_DUTY: 0, SLEEPER_BERTH: 0, ON_DUTY_DRIVING: 0, ON_DUTY_NOT_DRIVING: 0 };
+    const minutes: Record<DutyStatus, number> = { OFF_DUTY: 0, SLEEPER_BERTH: 0, ON_DUTY_DRIVING: 0, ON_DUTY_NOT_DRIVING: 0 };
     for (const s of spans) {
       const a = Math.max(s.startMs, startMs);
       const b = Math.min(s.endMs, endMs);
       if (b <= a) continue;
       daySpans.push({ status: s.status, startMs: a, endMs: b });
       totals[s.status] += (b - a) / HOUR;
+      minutes[s.status] += Math.round(b / 60_000) - Math.round(a / 60_000);
     }
-    days.push({ date, startMs, endMs, spans: daySpans, totals });
+    days.push({ date, startMs, endMs, spans: daySpans, totals, minutes });
     startMs = endMs;
     date = next.date;
   }

@@ -101,8 +101,12 @@ describe('the words of a re-plan preview', () => {
       outcome: 'KEPT',
       outcomeLabel: 'Kept',
     });
-    const missed = stopChangeRows([stopChange({ outcome: 'MISSED', oldWithinWindow: true, newWithinWindow: false, changeHours: 3 })], zones)[0]!;
+    const missed = stopChangeRows([stopChange({ outcome: 'MISSED', oldWithinWindow: true, newWithinWindow: false, oldArrivalTime: '2026-06-08T20:25:00.000Z', newArrivalTime: '2026-06-08T23:25:00.000Z', changeHours: 3 })], zones)[0]!;
     expect([missed.before, missed.outcomeLabel, missed.change]).toEqual(['On time', 'Missed', '3:00 later']);
+    // The change is the difference of the two times as shown (clocks drop the seconds): 09:44 → 07:52 is
+    // 1:52 earlier, though the exact 1 h 52 min 40 s would round to 1:53.
+    const shown = stopChangeRows([stopChange({ oldArrivalTime: '2026-06-08T14:44:50.000Z', newArrivalTime: '2026-06-08T12:52:10.000Z', changeHours: -(1 + 52 / 60 + 40 / 3600) })], zones)[0]!;
+    expect([shown.oldEta, shown.newEta, shown.change]).toEqual(['Mon, Jun 8, 09:44 CDT', 'Mon, Jun 8, 07:52 CDT', '1:52 earlier']);
     expect(stopChangeRows([stopChange({ appointment: null, outcome: 'NO_WINDOW', oldWithinWindow: null })], zones)[0]).toMatchObject({ window: '—', before: '—', outcomeLabel: 'No window' });
     expect([outcomeTone('KEPT'), outcomeTone('MISSED'), outcomeTone('NO_WINDOW')]).toEqual(['green', 'red', 'grey']);
     expect(oldWindowLabel(null)).toBe('—');
@@ -128,6 +132,13 @@ describe('the words of a re-plan preview', () => {
     );
     expect(longer[0]!.change).toBe('+31 mi');
     expect(longer[1]!.change).toBe('0:30 more');
+    // Each change is the difference of the figures shown beside it: 7:26 − 6:46 = 0:40, though the exact
+    // 0.68 h (40.8 min) would round to 0:41.
+    const shown = totalsRows(
+      { distanceMiles: 100, driveHours: 7 + 26.4 / 60, arrivalTime: '2026-06-08T20:00:00Z', restStops: 0, fuelStops: 0 },
+      { distanceMiles: 100, driveHours: 6 + 45.6 / 60, arrivalTime: '2026-06-08T20:00:00Z', restStops: 0, fuelStops: 0 },
+    );
+    expect(shown[1]).toEqual({ label: 'Driving', before: '7:26', after: '6:46', change: '0:40 less' });
   });
 
   it('lists the rests, breaks and fuel stops added and removed in the order they happen', () => {

@@ -6,7 +6,7 @@
  */
 import { label } from './glossary';
 import type { Body, Ok } from '../api/client';
-import { hoursMinutes } from './durations';
+import { formatMinutes, hoursMinutes, roundMinutes } from './durations';
 import { miles } from './format';
 import { inZone } from './local-time';
 
@@ -61,9 +61,22 @@ export function replanBody(preview: boolean, reason: string): ReplanRequest {
 
 /** "2:15 later", "0:40 earlier", "No change" (to the minute). */
 export function changeLabel(hours: number): string {
-  const text = hoursMinutes(Math.abs(hours));
-  if (text === '0:00') return 'No change';
-  return `${text} ${hours > 0 ? 'later' : 'earlier'}`;
+  return minutesChangeLabel(Math.round(hours * 60));
+}
+
+/** `minutes` (whole, signed) as "2:15 later", "0:40 earlier", "No change". */
+export function minutesChangeLabel(minutes: number): string {
+  if (!Number.isFinite(minutes)) return '—';
+  if (minutes === 0) return 'No change';
+  return `${formatMinutes(Math.abs(minutes))} ${minutes > 0 ? 'later' : 'earlier'}`;
+}
+
+/**
+ * How far apart two instants read on a clock (hh:mm, seconds dropped as every clock drops them): the
+ * difference of the times as shown, so "09:44 → 07:52" says 1:52 earlier, whatever the seconds were.
+ */
+export function shownMinutesBetween(fromIso: string, toIso: string): number {
+  return Math.floor(Date.parse(toIso) / 60_000) - Math.floor(Date.parse(fromIso) / 60_000);
 }
 
 /** An appointment window in the stop's local time: "any time – Tue, Jun 8, 15:00 CDT"; "—" without one. */
@@ -110,7 +123,7 @@ export function stopChangeRows(changes: readonly StopChange[], zones: ReadonlyAr
       window: windowLabel(s.appointment, zone),
       oldEta: inZone(s.oldArrivalTime, zone),
       newEta: inZone(s.newArrivalTime, zone),
-      change: changeLabel(s.changeHours),
+      change: minutesChangeLabel(shownMinutesBetween(s.oldArrivalTime, s.newArrivalTime)),
       before: oldWindowLabel(s.oldWithinWindow),
       outcome: s.outcome,
       outcomeLabel: OUTCOME_LABELS[s.outcome],
@@ -133,11 +146,13 @@ function countChange(before: number, after: number): string {
 /** The rest of the trip on the old plan and on the new one: distance, driving, arrival, rests, fuel stops. */
 export function totalsRows(before: ReplanChanges['before'], after: ReplanChanges['after'], arrivalZone?: string): TotalsRow[] {
   const milesChange = Math.round(after.distanceMiles) - Math.round(before.distanceMiles);
-  const arrivalHours = (Date.parse(after.arrivalTime) - Date.parse(before.arrivalTime)) / 3_600_000;
+  // Each change is the difference of the two figures as shown beside it, so the row adds up.
+  const arrivalMinutes = shownMinutesBetween(before.arrivalTime, after.arrivalTime);
+  const driveMinutes = roundMinutes(Math.round(after.driveHours * 3_600_000)) - roundMinutes(Math.round(before.driveHours * 3_600_000));
   return [
     { label: 'Distance', before: miles(before.distanceMiles), after: miles(after.distanceMiles), change: milesChange === 0 ? 'No change' : `${milesChange > 0 ? '+' : '−'}${miles(Math.abs(milesChange))}` },
-    { label: 'Driving', before: hoursMinutes(before.driveHours), after: hoursMinutes(after.driveHours), change: changeLabel(after.driveHours - before.driveHours).replace('later', 'more').replace('earlier', 'less') },
-    { label: 'Arrival', before: inZone(before.arrivalTime, arrivalZone), after: inZone(after.arrivalTime, arrivalZone), change: Number.isFinite(arrivalHours) ? changeLabel(arrivalHours) : '—' },
+    { label: 'Driving', before: hoursMinutes(before.driveHours), after: hoursMinutes(after.driveHours), change: minutesChangeLabel(driveMinutes).replace('later', 'more').replace('earlier', 'less') },
+    { label: 'Arrival', before: inZone(before.arrivalTime, arrivalZone), after: inZone(after.arrivalTime, arrivalZone), change: minutesChangeLabel(arrivalMinutes) },
     { label: 'Rests', before: String(before.restStops), after: String(after.restStops), change: countChange(before.restStops, after.restStops) },
     { label: 'Fuel stops', before: String(before.fuelStops), after: String(after.fuelStops), change: countChange(before.fuelStops, after.fuelStops) },
   ];
