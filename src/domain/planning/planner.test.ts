@@ -317,3 +317,18 @@ describe('ISO formatting', () => {
     );
   });
 });
+
+describe('planner: no drive of no distance', () => {
+  it('a driver already at the pickup (a few hundred feet away) starts with the dock, not "Oklahoma City → Oklahoma City, 0 mi, 0:00"', () => {
+    const okc = { latitude: 35.4676, longitude: -97.5164 };
+    const input = buildInput([
+      { name: 'Oklahoma City, OK', latitude: okc.latitude, longitude: okc.longitude, type: 'ORIGIN', dockDurationHours: 0 },
+      { name: 'Oklahoma City, OK', latitude: okc.latitude + 0.002, longitude: okc.longitude, type: 'PICKUP', dockDurationHours: 1 },
+      stop('Dallas, TX', { type: 'DELIVERY', dockDurationHours: 1 }),
+    ]);
+    const plan = planRoute(input);
+    expect(plan.segments[0]).toMatchObject({ type: 'dock', stop_type: 'PICKUP' });
+    expect(plan.segments.filter((s) => s.type === 'drive').every((s) => s.type === 'drive' && s.distance_miles >= 0.5)).toBe(true);
+    expect(planProblems(input, plan, [])).toEqual([]);
+  });
+});

@@ -28,6 +28,12 @@ import type { HosStateAfter, NamedPoint, PlanInput, PlanResult, PlanStop, Point,
 
 const EPS_H = 1 / 3600;
 const MIN_DRIVE_H = 0.05;
+/**
+ * A leg shorter than this is no drive a plan lists (it would read "0 mi, 0:00": a driver already at the
+ * pickup, a few hundred feet across a yard); the truck is taken to be at the next stop.
+ */
+const MIN_DRIVE_MILES = 0.5;
+const MIN_HOP_MILES = 0.05;
 export const BREAK_HOURS = 0.5;
 export const FULL_REST_HOURS = 10;
 export const RESTART_HOURS = 34;
@@ -225,6 +231,11 @@ class Trip {
       const coFirst = teamMode === 'alternate' ? availability(coStart).driveHours > availability(start).driveHours + 1e-9 : teamMode === 1;
       this.team = { coState: coFirst ? start : coStart, active: coFirst ? 1 : 0, periods: [[], []], ids: input.team.driverIds, names: input.team.driverNames, solo: teamMode !== 'alternate' };
       if (coFirst) this.state = coStart;
+      if (coFirst && teamMode === 'alternate' && !light) {
+        // The form named the other as the driver: say why this one takes the wheel first.
+        const [driver, co] = input.team.driverNames;
+        this.warnings.push(`${co} starts at the wheel: ${hm(availability(coStart).driveHours)} of driving before a break or rest, against ${hm(availability(start).driveHours)} for ${driver}.`);
+      }
     }
     this.fuelGallons = input.fuel.startingGallons;
     this.tankPricePerGallon = input.fuel.defaultPricePerGallon;
@@ -533,6 +544,8 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
     trip.milesIntoLeg = 0;
     const legMiles = input.legs[leg]!.distanceMiles;
     const toName = input.stops[leg + 1]!.name;
+    // Already there (a leg of a few hundred feet): no drive to list.
+    if (legMiles < MIN_DRIVE_MILES) trip.milesIntoLeg = legMiles;
     for (let guard = 0; legMiles - trip.milesIntoLeg > 1e-6; guard++) {
       if (guard > 500) throw new PlanningError('UNPLANNABLE', 'The trip could not be planned within the HOS limits');
       const avail = availability(trip.state);
@@ -570,7 +583,9 @@ function simulate(input: PlanInput, path: RoutePath, sites: SiteOnRoute[], fuelP
       }
       const place = stop ? stopPlace(trip, stop) : undefined;
       const endName = stopFor === 'none' ? (target < trip.tripMiles + legLeft - 1e-6 ? trip.input.nameNear(trip.path.pointInLeg(trip.leg, target - trip.path.legStart[trip.leg]!)) : toName) : stopFor === 'fuel' ? fuel!.name : place!.name;
-      if (miles > 1e-6) trip.drive(miles, lastPlaceName(trip, input), endName);
+      // A hop of a few yards (a fuel station at the very place the truck is) is no drive either.
+      if (miles >= MIN_HOP_MILES) trip.drive(miles, lastPlaceName(trip, input), endName);
+      else if (miles > 0) trip.milesIntoLeg += miles;
       if (stopFor === 'fuel') {
         // Normally exactly at the planned station; if the plan's point is already behind, fuel here.
         const atStation = Math.abs(fuel!.tripMiles - trip.tripMiles) < 0.5;

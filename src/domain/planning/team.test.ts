@@ -91,11 +91,14 @@ describe('team plans', () => {
     const input = teamInput([DALLAS, LA], drove(T0, 9), rested(T0));
     const plan = planRoute(input);
     expect(drives(plan)[0]!.driver_id).toBe(IDS[1]);
+    // And says why: the form named the other driver first.
+    expect(plan.warnings).toContain(`${input.team!.driverNames[1]} starts at the wheel: 8:00 of driving before a break or rest, against 2:00 for ${input.team!.driverNames[0]}.`);
     expect(violationsOf(input, plan)).toEqual([[], []]);
     oneAtTheWheel(plan);
     // And the other way round.
     const other = teamInput([DALLAS, LA], rested(T0), drove(T0, 9));
     expect(drives(planRoute(other))[0]!.driver_id).toBe(IDS[0]);
+    expect(planRoute(other).warnings.join()).not.toMatch(/starts at the wheel/);
   });
 
   it.each(['US_PROPERTY_70_8', 'US_PROPERTY_60_7', 'TEXAS_INTRASTATE', 'CALIFORNIA_INTRASTATE', 'CANADA_CYCLE_1', 'CANADA_CYCLE_2'] as const)(

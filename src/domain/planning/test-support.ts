@@ -83,7 +83,10 @@ export function planProblems(input: PlanInput, plan: PlanResult, history: DutyPe
     t = end;
   }
   const total = input.legs.reduce((sum, l) => sum + l.distanceMiles, 0);
-  if (Math.abs(miles - total) > 0.1 + segs.length * 0.006) problems.push(`driven ${miles.toFixed(2)} mi, legs total ${total.toFixed(2)} mi`);
+  // Legs under half a mile are not driven (the planner lists no "0 mi" drive): they count as there.
+  const driven = input.legs.reduce((sum, l) => sum + (l.distanceMiles < 0.5 ? 0 : l.distanceMiles), 0);
+  if (segs.some((s) => s.type === 'drive' && s.distance_miles < 0.05)) problems.push('a drive of no distance');
+  if (Math.abs(miles - driven) > 0.1 + segs.length * 0.006) problems.push(`driven ${miles.toFixed(2)} mi, legs total ${total.toFixed(2)} mi`);
   if (Math.abs(plan.summary.totalDistanceMiles - total) > 0.01) problems.push('summary distance differs from the legs');
   if (Math.abs(plan.summary.totalDriveHours - drive) > 0.01 + segs.length * 0.006) problems.push('summary drive hours differ from the segments');
   if (Math.abs(Date.parse(plan.arrivalTime) - t) > 1000) problems.push('arrival time is not the end of the last segment');

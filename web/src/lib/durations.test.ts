@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMinutes, hoursMinutes, minutesBetween, planTotals, roundMinutes } from './durations';
+import { formatMinutes, hoursMinutes, minutesBetween, planGaps, planTotals, roundMinutes } from './durations';
 
 const at = (hhmmss: string) => `2026-03-03T${hhmmss}.000Z`;
 const H = 3_600_000;
@@ -55,5 +55,21 @@ describe('durations to the nearest minute', () => {
       const exact = (Date.parse(s.end_time) - Date.parse(s.start_time)) / 60_000;
       expect(Math.abs(minutesBetween(s.start_time, s.end_time) - exact)).toBeLessThanOrEqual(1);
     }
+  });
+});
+
+describe('a re-planned route’s gap', () => {
+  it('finds the stretch between the driven part and the re-planned rest, in minutes as shown, so the parts add up to the trip', () => {
+    const seg = (type: string, start: string, end: string) => ({ type, start_time: start, end_time: end });
+    const segments = [
+      seg('dock', '2026-11-29T02:00:00Z', '2026-11-29T03:00:00Z'),
+      // re-planned at 05:08:30: the truck drove 03:00 → 05:08:30 as its positions show
+      seg('drive', '2026-11-29T05:08:30Z', '2026-11-29T07:00:00Z'),
+      seg('dock', '2026-11-29T07:00:00Z', '2026-11-29T08:00:00Z'),
+    ];
+    expect(planGaps(segments)).toEqual([{ before: 1, startTime: '2026-11-29T03:00:00Z', endTime: '2026-11-29T05:08:30Z', minutes: 129 }]);
+    const t = planTotals({ departureTime: '2026-11-29T02:00:00Z', arrivalTime: '2026-11-29T08:00:00Z', segments });
+    expect(t.onDuty + t.rest + planGaps(segments)[0]!.minutes).toBe(t.trip);
+    expect(planGaps(segments.filter((_, i) => i !== 1))).toEqual([{ before: 1, startTime: '2026-11-29T03:00:00Z', endTime: '2026-11-29T07:00:00Z', minutes: 240 }]);
   });
 });

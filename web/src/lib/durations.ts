@@ -80,3 +80,22 @@ export function summaryMinutes(plan: {
   const m = (hours: number) => roundMinutes(Math.round(hours * HOUR_MS));
   return { drive: m(plan.summary.totalDriveHours), onDuty: m(plan.summary.totalOnDutyHours), rest: m(plan.summary.totalRestHours), trip: m(plan.summary.totalTripHours) };
 }
+
+/** A stretch of a route's time its plan does not cover: after a re-plan, between the last completed stop and where the truck was re-planned from. */
+export interface PlanGap {
+  /** The index of the segment the gap comes before. */
+  before: number;
+  startTime: string;
+  endTime: string;
+  minutes: number;
+}
+
+/** The holes between consecutive segments (a re-planned route's "driven, not planned" stretch), in whole minutes as shown. */
+export function planGaps(segments: readonly PlanSegmentTimes[]): PlanGap[] {
+  const gaps: PlanGap[] = [];
+  for (let i = 1; i < segments.length; i++) {
+    const minutes = minutesBetween(segments[i - 1]!.end_time, segments[i]!.start_time);
+    if (minutes > 0) gaps.push({ before: i, startTime: segments[i - 1]!.end_time, endTime: segments[i]!.start_time, minutes });
+  }
+  return gaps;
+}

@@ -1,10 +1,13 @@
 /**
  * What a route adds up to. The durations are the timeline's segments added up (each measured between
- * its start and end to the nearest minute), so the summary and the timeline agree to the minute.
+ * its start and end to the nearest minute), so the summary and the timeline agree to the minute. A
+ * re-planned route says what its plan covers: the part up to the last completed stop and the re-planned
+ * rest; the stretch driven in between (from the truck's positions, not planned) is its own line, so on
+ * duty, resting and that stretch add up to the trip time.
  */
 import { label } from '../../lib/glossary';
 import { Facts } from '../../components/ui';
-import { formatMinutes, summaryMinutes } from '../../lib/durations';
+import { formatMinutes, planGaps, summaryMinutes } from '../../lib/durations';
 import { miles, money } from '../../lib/format';
 import { inZone } from '../../lib/local-time';
 import type { RoutePlan } from '../../lib/route-map';
@@ -16,15 +19,29 @@ export function RouteSummary({ plan }: { plan: RoutePlan }) {
   const totals = summaryMinutes(plan);
   const fuelBought = s.fuelPurchasedCost !== undefined ? `${money(s.fuelPurchasedCost)} (${Math.round(s.fuelPurchasedGallons ?? 0)} gal)` : '—';
   const fuelBurned = `${money(s.estimatedFuelCost)}${s.fuelBurnedGallons !== undefined ? ` (${Math.round(s.fuelBurnedGallons)} gal)` : ''}`;
+  const gaps = planGaps(plan.segments);
+  const gapMinutes = gaps.reduce((n, g) => n + g.minutes, 0);
+  const replanned: Array<[string, string]> =
+    plan.revision > 1
+      ? [
+          [
+            'Re-planned',
+            `${plan.revisedAt ? inZone(plan.revisedAt, first?.timeZone) : 'yes'} (revision ${plan.revision}): the plan holds the trip up to the last completed stop and from the re-plan on`,
+          ],
+        ]
+      : [];
+  const between: Array<[string, string]> = gapMinutes > 0 ? [['Driven before the re-plan (not planned)', formatMinutes(gapMinutes)]] : [];
   return (
     <Facts
       items={[
+        ...replanned,
         ['Departure', inZone(plan.departureTime, first?.timeZone)],
         ['Arrival', inZone(plan.arrivalTime, last?.timeZone)],
-        ['Distance', `${miles(s.totalDistanceMiles)} (${label('distanceMethod', s.distanceMethod)})`],
+        ['Distance', `${miles(s.totalDistanceMiles)} (${label('distanceMethod', s.distanceMethod)})${gapMinutes > 0 ? ', planned parts' : ''}`],
         ['Driving', formatMinutes(totals.drive)],
         ['On duty', formatMinutes(totals.onDuty)],
         ['Resting', formatMinutes(totals.rest)],
+        ...between,
         ['Trip time', formatMinutes(totals.trip)],
         ['Rests', s.restStops],
         ['30-minute breaks', s.breaks],

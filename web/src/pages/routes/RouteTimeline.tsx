@@ -3,7 +3,7 @@
  * lasts (the parts add up to the summary's totals), what it is about, and the HOS clocks left after it.
  * A team route's drives name who drives them, and its driver changes name who takes the wheel.
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { TableWrap } from '../../components/ui';
 import { formatMinutes, hoursMinutes, minutesBetween } from '../../lib/durations';
 import { miles, money } from '../../lib/format';
@@ -41,6 +41,9 @@ function segmentNote(s: Segment, names: Readonly<Record<string, string>>): React
   }
 }
 
+const endPlace = (s: Segment) => (s.type === 'drive' ? s.to.name : s.location);
+const startPlace = (s: Segment) => (s.type === 'drive' ? s.from.name : s.location);
+
 /** `names`: the drivers' names by id (a team's drives and driver changes name them). */
 export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['segments']; names?: Readonly<Record<string, string>> }) {
   return (
@@ -71,10 +74,11 @@ export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['s
           </tr>
         </thead>
         <tbody>
-          {segments.map((s) => {
+          {segments.map((s, i) => {
+            const gap = i > 0 ? minutesBetween(segments[i - 1]!.end_time, s.start_time) : 0;
             const h = s.hos_state_after;
             const driver = s.type === 'drive' ? s.driver_id : undefined;
-            return (
+            const row = (
               <tr key={s.sequence} className={`seg seg-${s.type}${s.type === 'rest' ? ` seg-${s.rest_type}` : ''}${isDriverChange(s) ? ' seg-change' : ''}`} data-testid={`segment-${s.type}`}>
                 <td>{s.sequence}</td>
                 <th scope="row" className="seg-kind">
@@ -96,6 +100,25 @@ export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['s
                 <td>{hoursMinutes(h.cycle_hours_remaining)}</td>
                 <td>{hoursMinutes(Math.max(0, 8 - h.hours_since_break))}</td>
               </tr>
+            );
+            if (gap <= 0) return row;
+            // A re-planned route: the stretch between the last completed stop and the re-plan was driven, not planned.
+            const prev = segments[i - 1]!;
+            return (
+              <Fragment key={s.sequence}>
+                <tr className="seg seg-gap" data-testid="segment-gap">
+                  <td />
+                  <th scope="row" className="seg-kind">
+                    Driven, not planned
+                  </th>
+                  <td>{`${endPlace(prev)} → ${startPlace(s)}`}</td>
+                  <td>{inZone(prev.end_time, endZone(prev))}</td>
+                  <td>{inZone(s.start_time, startZone(s))}</td>
+                  <td>{formatMinutes(gap)}</td>
+                  <td colSpan={5}>The route was re-planned from the truck’s position here; its positions show this stretch.</td>
+                </tr>
+                {row}
+              </Fragment>
             );
           })}
         </tbody>

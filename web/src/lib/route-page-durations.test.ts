@@ -10,11 +10,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planRoute } from '../src/domain/planning/planner.js';
-import { buildInput, CITIES, stop } from '../src/domain/planning/test-support.js';
-import { dutySpans, logDays, planDutyChanges } from '../web/src/lib/duty.js';
-import { formatMinutes, minutesBetween, summaryMinutes } from '../web/src/lib/durations.js';
-import { drivingMinutesOf, teamDutyChanges } from '../web/src/lib/team.js';
+import { planRoute } from '../../../src/domain/planning/planner.js';
+import { buildInput, CITIES, stop } from '../../../src/domain/planning/test-support.js';
+import { dutySpans, logDays, planDutyChanges } from './duty';
+import { formatMinutes, minutesBetween, summaryMinutes } from './durations';
+import { drivingMinutesOf, teamDutyChanges } from './team';
 
 const NAMES = Object.keys(CITIES);
 /** "22:29" → 1349: a figure as the page shows it, read back. */
@@ -37,7 +37,7 @@ describe('the durations on a route page', () => {
         (names, offsetSeconds, docks, team, zone) => {
           const stops = names.map((n, i) => stop(n, { type: i === 0 ? 'ORIGIN' : i === names.length - 1 ? 'DELIVERY' : 'PICKUP', dockDurationHours: i === 0 ? 0 : Math.round(docks[i]! * 100) / 100 }));
           const departureTime = Date.parse('2026-03-02T12:00:00Z') + offsetSeconds * 1000;
-          const ids = ['drv_a', 'drv_b'];
+          const ids: [string, string] = ['drv_a', 'drv_b'];
           const plan = planRoute(
             buildInput(stops, { departureTime, ...(team ? { team: { driverIds: ids, driverNames: ['A A', 'B B'], coDriverHistory: { timeline: [] } } } : {}) }),
           );
