@@ -32,7 +32,6 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     invitationsRoutes,
     hosRoutes,
     vehiclesRoutes,
-    loadsRoutes,
     locationsRoutes,
     restRoutes,
     settingsRoutes,
@@ -45,6 +44,7 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
     register(app, deps);
   }
   driversRoutes(app, deps, ports);
+  loadsRoutes(app, deps, ports);
   routesRoutes(app, deps, ports);
   dispatchRoutes(app, deps, ports);
 }

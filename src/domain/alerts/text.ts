@@ -24,7 +24,8 @@ export function hoursText(hours: number): string {
 
 export const minutesText = (minutes: number): string => hoursText(minutes / 60);
 
-export const milesText = (miles: number): string => `${round1(miles)} mi`;
+/** "2.4 mi" close by, "130 mi" from ten miles on (a tenth of a mile matters only near). */
+export const milesText = (miles: number): string => `${Math.abs(miles) < 10 ? round1(miles) : Math.round(miles)} mi`;
 
 export const positionText = (p: { latitude: number; longitude: number }): string =>
   `${p.latitude.toFixed(4)}, ${p.longitude.toFixed(4)}`;

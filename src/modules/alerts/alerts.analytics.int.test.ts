@@ -74,6 +74,19 @@ describe.each(DB_KINDS)('alert statistics and analytics (%s)', (kind) => {
       expect(res.json()).toMatchObject({ total: 3, byCategory: { HOS_VIOLATION: 3 }, hos: { violations: 0, limitsReached: 1, approaching: 2 } });
     });
 
+    it('lists the most urgent first with sort=priority (CRITICAL → LOW, each newest first); newest first by default', async () => {
+      const rank = { CRITICAL: 0, HIGH: 1, MEDIUM: 2, LOW: 3 } as const;
+      const byPriority = (await get('/api/v1/alerts?sort=priority&pageSize=100')).data as Array<{ type: string; priority: keyof typeof rank; createdAt: string }>;
+      expect(byPriority.map((a) => a.type)).toEqual(['VEHICLE_BREAKDOWN', 'HOS_VIOLATION', 'ROUTE_DEVIATION', 'HOS_BREAK_REQUIRED', 'ROUTE_DEVIATION', 'TELEMETRY_STALE', 'WEATHER_ADVISORY']);
+      for (let i = 1; i < byPriority.length; i++) {
+        const [a, b] = [byPriority[i - 1]!, byPriority[i]!];
+        expect(rank[a.priority] < rank[b.priority] || (a.priority === b.priority && a.createdAt >= b.createdAt)).toBe(true);
+      }
+      const newest = (await get('/api/v1/alerts?pageSize=100')).data as Array<{ createdAt: string }>;
+      expect(newest.map((a) => a.createdAt)).toEqual([...newest.map((a) => a.createdAt)].sort().reverse());
+      await get('/api/v1/alerts?sort=oldest', 400);
+    });
+
     it('limits to alerts created in [from, to)', async () => {
       expect(await get(`/api/v1/alerts/stats?${RANGE}`)).toMatchObject({
         total: 5,

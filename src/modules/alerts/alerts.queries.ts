@@ -48,10 +48,13 @@ export function alertWhere(tenantId: string, f: AlertFilter): { where: string; p
   return { where: where.join(' AND '), params };
 }
 
-/** Newest first, in a stable order (ties on createdAt broken by id). */
-export async function listAlerts(tx: Tx, tenantId: string, f: AlertFilter, page: number, pageSize: number): Promise<{ data: AlertRecord[]; total: number }> {
+const PRIORITY_RANK = `CASE a.priority WHEN 'CRITICAL' THEN 0 WHEN 'HIGH' THEN 1 WHEN 'MEDIUM' THEN 2 ELSE 3 END`;
+
+/** Newest first (or by priority, then newest), in a stable order (ties on createdAt broken by id). */
+export async function listAlerts(tx: Tx, tenantId: string, f: AlertFilter, page: number, pageSize: number, sort: 'newest' | 'priority' = 'newest'): Promise<{ data: AlertRecord[]; total: number }> {
   const { where, params } = alertWhere(tenantId, f);
-  const { rows, total } = await selectPage(tx, { select: ALERT_COLUMNS, from: ALERT_FROM, where, orderBy: 'a.created_at DESC, a.id DESC' }, params, page, pageSize);
+  const orderBy = sort === 'priority' ? `${PRIORITY_RANK}, a.created_at DESC, a.id DESC` : 'a.created_at DESC, a.id DESC';
+  const { rows, total } = await selectPage(tx, { select: ALERT_COLUMNS, from: ALERT_FROM, where, orderBy }, params, page, pageSize);
   return { data: rows.map(toAlert), total };
 }
 

@@ -64,6 +64,7 @@ export interface ListQuery {
   category?: EnumParam;
   priority?: EnumParam;
   driverId?: string;
+  sort?: 'newest' | 'priority';
   routePlanId?: string;
   from?: string;
   to?: string;
@@ -91,7 +92,7 @@ export function alertsReports(deps: Pick<Deps, 'db' | 'clock'>) {
       };
       const page = q.page ?? 1;
       const pageSize = q.pageSize ?? 20;
-      const { data, total } = await scoped(ctx, (tx, scope) => listAlerts(tx, ctx.tenantId, { ...filter, scope }, page, pageSize));
+      const { data, total } = await scoped(ctx, (tx, scope) => listAlerts(tx, ctx.tenantId, { ...filter, scope }, page, pageSize, q.sort ?? 'newest'));
       return { data, total, page, pageSize };
     },
 

@@ -70,6 +70,11 @@ export const AlertListQuery = Type.Object(
     priority: Type.Optional(enumList('priority', ALERT_PRIORITIES)),
     driverId: Type.Optional(Str(64, { pattern: '^drv_[0-9A-Za-z]+$' })),
     routePlanId: Type.Optional(Str(64, { pattern: '^rte_[0-9A-Za-z]+$' })),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('newest'), Type.Literal('priority')], {
+        description: 'newest (default): newest first; priority: CRITICAL first, then HIGH, MEDIUM, LOW, each newest first (what a dispatcher handles first)',
+      }),
+    ),
     ...Range,
     ...PageQuery,
   },

@@ -98,7 +98,7 @@ describe.each(DB_KINDS)('weather syncs store route signals (%s)', (kind) => {
       observedAt: firstSyncAt,
       data: {
         hazards: [
-          { severity: 'SEVERE', event: 'Winter Storm Warning', headline: 'Winter Storm Warning issued by NWS Norman (Central and Southern Oklahoma) until 2026-03-03 18:00 UTC', startsAt: '2026-03-02T13:00:00.000Z', endsAt: '2026-03-03T18:00:00.000Z', ...at },
+          { severity: 'SEVERE', event: 'Winter Storm Warning', headline: 'Winter Storm Warning issued by NWS Norman (Central and Southern Oklahoma) until Tue, Mar 3, 12:00 CST', startsAt: '2026-03-02T13:00:00.000Z', endsAt: '2026-03-03T18:00:00.000Z', ...at },
           { severity: 'SEVERE', event: 'Heavy snow (forecast)', headline: 'Heavy snow forecast from 2026-03-02 16:00 UTC to 2026-03-02 18:00 UTC', startsAt: '2026-03-02T16:00:00.000Z', endsAt: '2026-03-02T18:00:00.000Z', ...at },
           { severity: 'MODERATE', event: 'High wind (forecast)', headline: 'Wind gusts up to 50 mph forecast from 2026-03-02 16:00 UTC to 2026-03-02 17:00 UTC', startsAt: '2026-03-02T16:00:00.000Z', endsAt: '2026-03-02T17:00:00.000Z', ...at },
           { severity: 'SEVERE', event: 'Low visibility (forecast)', headline: 'Visibility down to 0.2 mi forecast from 2026-03-02 19:00 UTC to 2026-03-02 20:00 UTC', startsAt: '2026-03-02T19:00:00.000Z', endsAt: '2026-03-02T20:00:00.000Z', ...at },

@@ -5,10 +5,34 @@ import { IdParam, errorResponses, TENANT_SECURITY } from '../../lib/schemas.js';
 import { tenantCtx } from '../../plugins/context.js';
 import { ChangeLoadStatusBody, CreateLoadBody, Load, LoadListQuery, LoadPage, UpdateLoadBody } from './loads.schemas.js';
 import { loadsService } from './loads.service.js';
+import type { LoadRecord } from './loads.repository.js';
+import type { PlanningPorts } from '../routes/planning-ports.js';
+import { timeZoneAt } from '../../domain/planning/local-time.js';
 
-export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
+/**
+ * A load's answer with the time zones of its origin and destination (where its pickup and delivery times
+ * are read), from its addresses by the offline geocoder; null where an address is unknown. Kept per address.
+ */
+function zonesOf(ports: Pick<PlanningPorts, 'geocode'>) {
+  const cache = new Map<string, string | null>();
+  const zone = (address: string | null): string | null => {
+    if (!address) return null;
+    let z = cache.get(address);
+    if (z === undefined) {
+      const found = ports.geocode(address);
+      z = found.kind === 'found' ? timeZoneAt(found.result) : null;
+      if (cache.size > 5_000) cache.clear();
+      cache.set(address, z);
+    }
+    return z;
+  };
+  return <L extends LoadRecord>(l: L) => ({ ...l, originTimeZone: zone(l.originAddress), destinationTimeZone: zone(l.destinationAddress) });
+}
+
+export function loadsRoutes(fastify: FastifyInstance, deps: Deps, ports: Pick<PlanningPorts, 'geocode'>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const loads = loadsService(deps);
+  const zoned = zonesOf(ports);
   const tags = ['Loads'];
   const security = TENANT_SECURITY;
   const read = { access: { auth: 'tenant' as const, permission: 'loads:read' as const } };
@@ -29,7 +53,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
         response: { 201: Load, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request, reply) => reply.status(201).send(await loads.create(tenantCtx(request), request.body)),
+    async (request, reply) => reply.status(201).send(zoned(await loads.create(tenantCtx(request), request.body))),
   );
 
   app.get(
@@ -37,14 +61,15 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
     { config: read, schema: { operationId: 'listLoads', tags, security, summary: 'List loads (newest first)', querystring: LoadListQuery, response: { 200: LoadPage, ...errorResponses(400, 401, 403, 429) } } },
     async (request) => {
       const q = request.query;
-      return loads.list(tenantCtx(request), { status: q.status, search: q.search, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
+      const page = await loads.list(tenantCtx(request), { status: q.status, search: q.search, page: q.page ?? 1, pageSize: q.pageSize ?? 20 });
+      return { ...page, data: page.data.map(zoned) };
     },
   );
 
   app.get(
     '/api/v1/loads/:loadId',
     { config: read, schema: { operationId: 'getLoad', tags, security, summary: 'Get a load', params, response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) } } },
-    async (request) => loads.get(tenantCtx(request), request.params.loadId),
+    async (request) => zoned(await loads.get(tenantCtx(request), request.params.loadId)),
   );
 
   app.put(
@@ -62,7 +87,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
         response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => loads.update(tenantCtx(request), request.params.loadId, request.body),
+    async (request) => zoned(await loads.update(tenantCtx(request), request.params.loadId, request.body)),
   );
 
   app.post(
@@ -81,7 +106,7 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
         response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => loads.changeStatus(tenantCtx(request), request.params.loadId, request.body.status, request.body.note),
+    async (request) => zoned(await loads.changeStatus(tenantCtx(request), request.params.loadId, request.body.status, request.body.note)),
   );
 
   app.delete(
@@ -98,6 +123,6 @@ export function loadsRoutes(fastify: FastifyInstance, deps: Deps): void {
         response: { 200: Load, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => loads.changeStatus(tenantCtx(request), request.params.loadId, 'CANCELLED'),
+    async (request) => zoned(await loads.changeStatus(tenantCtx(request), request.params.loadId, 'CANCELLED')),
   );
 }

@@ -66,6 +66,8 @@ export const Load = Type.Object({
   externalId: Nullable(Type.String()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  originTimeZone: Nullable(Type.String({ description: 'The IANA zone of the origin address (the pickup time is read on its clocks); null when the address is not known' })),
+  destinationTimeZone: Nullable(Type.String({ description: 'The IANA zone of the destination address (the delivery time is read on its clocks); null when the address is not known' })),
 });
 
 export const LoadListQuery = Type.Object(

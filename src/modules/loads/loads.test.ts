@@ -77,11 +77,14 @@ describe.each(DB_KINDS)('loads API (%s)', (kind) => {
       externalId: 'my-1001',
       createdAt: t.clock.now().toISOString(),
       updatedAt: t.clock.now().toISOString(),
+      originTimeZone: null,
+      destinationTimeZone: null,
     });
     const got = await inject({ method: 'GET', url: `/api/v1/loads/${l.id}`, headers: acme.auth });
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(l);
-    expect(await create(acme.auth)).toMatchObject({ weight: 42000, commodity: 'Dry groceries', status: 'PENDING' });
+    // The zones its pickup and delivery are read in: those of its addresses.
+    expect(await create(acme.auth)).toMatchObject({ weight: 42000, commodity: 'Dry groceries', status: 'PENDING', originTimeZone: 'America/Chicago', destinationTimeZone: 'America/New_York' });
   });
 
   it('validates: required referenceNumber, unknown and read-only fields, types, ranges and the schedule → 400 with details', async () => {

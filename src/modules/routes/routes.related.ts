@@ -2,6 +2,7 @@
  * What the routes module reads and writes of neighbouring resources (vehicles, loads, locations,
  * positions), kept to the few columns planning needs.
  */
+import { timeZoneAt } from '../../domain/planning/local-time.js';
 import type { Tx } from '../../db/types.js';
 import { emitEvent } from '../../db/outbox.js';
 import type { RestSite } from '../../domain/planning/types.js';
@@ -96,6 +97,8 @@ export function toPosition(r: Record<string, unknown>) {
     fuelLevelPercent: num(r.fuel_level_percent),
     source: r.source as string,
     createdAt: iso(r.created_at),
+    // The zone of the place the truck was, for showing recordedAt on its clocks.
+    timeZone: timeZoneAt({ latitude: Number(r.latitude), longitude: Number(r.longitude) }),
   };
 }
 

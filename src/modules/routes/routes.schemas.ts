@@ -310,6 +310,7 @@ export const Position = Type.Object({
   fuelLevelPercent: Type.Union([Type.Number(), Type.Null()]),
   source: Type.String(),
   createdAt: Timestamp,
+  timeZone: Type.String({ description: 'The IANA time zone where the position is (recordedAt on the clocks there)' }),
 });
 
 export const RouteListItem = Type.Composite([

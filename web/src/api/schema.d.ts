@@ -380,72 +380,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/loads": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List loads (newest first) */
-        get: operations["listLoads"];
-        put?: never;
-        /**
-         * Create a load (status PENDING, source MANUAL)
-         * @description referenceNumber is unique in the organization (case-insensitive); scheduledDelivery must not be before scheduledPickup.
-         */
-        post: operations["createLoad"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/loads/{loadId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a load */
-        get: operations["getLoad"];
-        /**
-         * Update a load
-         * @description Any subset of the descriptive fields; null clears an optional field. status and source are not accepted here: use POST /loads/{loadId}/status.
-         */
-        put: operations["updateLoad"];
-        post?: never;
-        /**
-         * Cancel a load (soft delete: status CANCELLED)
-         * @description Same as POST /loads/{loadId}/status {"status":"CANCELLED"}; a DELIVERED or CANCELLED load is a 400.
-         */
-        delete: operations["cancelLoad"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/loads/{loadId}/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Change the status of a load
-         * @description PENDING → ASSIGNED → IN_TRANSIT → DELIVERED; any state but DELIVERED or CANCELLED → CANCELLED. Any other change is a 400. Emits load.status_changed.
-         */
-        post: operations["changeLoadStatus"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/locations": {
         parameters: {
             query?: never;
@@ -1217,6 +1151,72 @@ export interface paths {
         put?: never;
         /** Reactivate a driver */
         post: operations["reactivateDriver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/loads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List loads (newest first) */
+        get: operations["listLoads"];
+        put?: never;
+        /**
+         * Create a load (status PENDING, source MANUAL)
+         * @description referenceNumber is unique in the organization (case-insensitive); scheduledDelivery must not be before scheduledPickup.
+         */
+        post: operations["createLoad"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/loads/{loadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a load */
+        get: operations["getLoad"];
+        /**
+         * Update a load
+         * @description Any subset of the descriptive fields; null clears an optional field. status and source are not accepted here: use POST /loads/{loadId}/status.
+         */
+        put: operations["updateLoad"];
+        post?: never;
+        /**
+         * Cancel a load (soft delete: status CANCELLED)
+         * @description Same as POST /loads/{loadId}/status {"status":"CANCELLED"}; a DELIVERED or CANCELLED load is a 400.
+         */
+        delete: operations["cancelLoad"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/loads/{loadId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the status of a load
+         * @description PENDING → ASSIGNED → IN_TRANSIT → DELIVERED; any state but DELIVERED or CANCELLED → CANCELLED. Any other change is a 400. Emits load.status_changed.
+         */
+        post: operations["changeLoadStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5217,905 +5217,6 @@ export interface operations {
             };
         };
     };
-    listLoads: {
-        parameters: {
-            query?: {
-                status?: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                /** @description Matches reference number or customer */
-                search?: string;
-                page?: number;
-                pageSize?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            referenceNumber: string;
-                            customer: string | null;
-                            originAddress: string | null;
-                            destinationAddress: string | null;
-                            scheduledPickup: string | null;
-                            scheduledDelivery: string | null;
-                            weight: number | null;
-                            commodity: string | null;
-                            status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                            /** @description MANUAL, or the key of the integration vendor that synced the load */
-                            source: string;
-                            externalId: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        pageSize: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    createLoad: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    referenceNumber: string;
-                    customer?: string | null;
-                    originAddress?: string | null;
-                    destinationAddress?: string | null;
-                    scheduledPickup?: string | null;
-                    scheduledDelivery?: string | null;
-                    weight?: number | null;
-                    commodity?: string | null;
-                    externalId?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        referenceNumber: string;
-                        customer: string | null;
-                        originAddress: string | null;
-                        destinationAddress: string | null;
-                        scheduledPickup: string | null;
-                        scheduledDelivery: string | null;
-                        weight: number | null;
-                        commodity: string | null;
-                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                        /** @description MANUAL, or the key of the integration vendor that synced the load */
-                        source: string;
-                        externalId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    getLoad: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                loadId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        referenceNumber: string;
-                        customer: string | null;
-                        originAddress: string | null;
-                        destinationAddress: string | null;
-                        scheduledPickup: string | null;
-                        scheduledDelivery: string | null;
-                        weight: number | null;
-                        commodity: string | null;
-                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                        /** @description MANUAL, or the key of the integration vendor that synced the load */
-                        source: string;
-                        externalId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    updateLoad: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                loadId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    referenceNumber?: string;
-                    customer?: string | null;
-                    originAddress?: string | null;
-                    destinationAddress?: string | null;
-                    scheduledPickup?: string | null;
-                    scheduledDelivery?: string | null;
-                    weight?: number | null;
-                    commodity?: string | null;
-                    externalId?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        referenceNumber: string;
-                        customer: string | null;
-                        originAddress: string | null;
-                        destinationAddress: string | null;
-                        scheduledPickup: string | null;
-                        scheduledDelivery: string | null;
-                        weight: number | null;
-                        commodity: string | null;
-                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                        /** @description MANUAL, or the key of the integration vendor that synced the load */
-                        source: string;
-                        externalId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    cancelLoad: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                loadId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        referenceNumber: string;
-                        customer: string | null;
-                        originAddress: string | null;
-                        destinationAddress: string | null;
-                        scheduledPickup: string | null;
-                        scheduledDelivery: string | null;
-                        weight: number | null;
-                        commodity: string | null;
-                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                        /** @description MANUAL, or the key of the integration vendor that synced the load */
-                        source: string;
-                        externalId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
-    changeLoadStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                loadId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                    /** @description Carried in the load.status_changed event */
-                    note?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        referenceNumber: string;
-                        customer: string | null;
-                        originAddress: string | null;
-                        destinationAddress: string | null;
-                        scheduledPickup: string | null;
-                        scheduledDelivery: string | null;
-                        weight: number | null;
-                        commodity: string | null;
-                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
-                        /** @description MANUAL, or the key of the integration vendor that synced the load */
-                        source: string;
-                        externalId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
-                            candidates?: string[];
-                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
-                            routeId?: string;
-                        }[];
-                        requestId?: string;
-                    };
-                };
-            };
-        };
-    };
     listLocations: {
         parameters: {
             query?: {
@@ -8243,6 +7344,8 @@ export interface operations {
                 priority?: string | string[];
                 driverId?: string;
                 routePlanId?: string;
+                /** @description newest (default): newest first; priority: CRITICAL first, then HIGH, MEDIUM, LOW, each newest first (what a dispatcher handles first) */
+                sort?: "newest" | "priority";
                 /** @description inclusive lower bound of createdAt */
                 from?: string;
                 /** @description exclusive upper bound of createdAt */
@@ -14552,6 +13655,917 @@ export interface operations {
             };
         };
     };
+    listLoads: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                /** @description Matches reference number or customer */
+                search?: string;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            referenceNumber: string;
+                            customer: string | null;
+                            originAddress: string | null;
+                            destinationAddress: string | null;
+                            scheduledPickup: string | null;
+                            scheduledDelivery: string | null;
+                            weight: number | null;
+                            commodity: string | null;
+                            status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                            /** @description MANUAL, or the key of the integration vendor that synced the load */
+                            source: string;
+                            externalId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            originTimeZone: string | null;
+                            destinationTimeZone: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    createLoad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    referenceNumber: string;
+                    customer?: string | null;
+                    originAddress?: string | null;
+                    destinationAddress?: string | null;
+                    scheduledPickup?: string | null;
+                    scheduledDelivery?: string | null;
+                    weight?: number | null;
+                    commodity?: string | null;
+                    externalId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        referenceNumber: string;
+                        customer: string | null;
+                        originAddress: string | null;
+                        destinationAddress: string | null;
+                        scheduledPickup: string | null;
+                        scheduledDelivery: string | null;
+                        weight: number | null;
+                        commodity: string | null;
+                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                        /** @description MANUAL, or the key of the integration vendor that synced the load */
+                        source: string;
+                        externalId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        originTimeZone: string | null;
+                        destinationTimeZone: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    getLoad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                loadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        referenceNumber: string;
+                        customer: string | null;
+                        originAddress: string | null;
+                        destinationAddress: string | null;
+                        scheduledPickup: string | null;
+                        scheduledDelivery: string | null;
+                        weight: number | null;
+                        commodity: string | null;
+                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                        /** @description MANUAL, or the key of the integration vendor that synced the load */
+                        source: string;
+                        externalId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        originTimeZone: string | null;
+                        destinationTimeZone: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    updateLoad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                loadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    referenceNumber?: string;
+                    customer?: string | null;
+                    originAddress?: string | null;
+                    destinationAddress?: string | null;
+                    scheduledPickup?: string | null;
+                    scheduledDelivery?: string | null;
+                    weight?: number | null;
+                    commodity?: string | null;
+                    externalId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        referenceNumber: string;
+                        customer: string | null;
+                        originAddress: string | null;
+                        destinationAddress: string | null;
+                        scheduledPickup: string | null;
+                        scheduledDelivery: string | null;
+                        weight: number | null;
+                        commodity: string | null;
+                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                        /** @description MANUAL, or the key of the integration vendor that synced the load */
+                        source: string;
+                        externalId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        originTimeZone: string | null;
+                        destinationTimeZone: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    cancelLoad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                loadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        referenceNumber: string;
+                        customer: string | null;
+                        originAddress: string | null;
+                        destinationAddress: string | null;
+                        scheduledPickup: string | null;
+                        scheduledDelivery: string | null;
+                        weight: number | null;
+                        commodity: string | null;
+                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                        /** @description MANUAL, or the key of the integration vendor that synced the load */
+                        source: string;
+                        externalId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        originTimeZone: string | null;
+                        destinationTimeZone: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    changeLoadStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                loadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                    /** @description Carried in the load.status_changed event */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        referenceNumber: string;
+                        customer: string | null;
+                        originAddress: string | null;
+                        destinationAddress: string | null;
+                        scheduledPickup: string | null;
+                        scheduledDelivery: string | null;
+                        weight: number | null;
+                        commodity: string | null;
+                        status: "PENDING" | "ASSIGNED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED";
+                        /** @description MANUAL, or the key of the integration vendor that synced the load */
+                        source: string;
+                        externalId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        originTimeZone: string | null;
+                        destinationTimeZone: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
     planRoute: {
         parameters: {
             query?: never;
@@ -15148,6 +15162,8 @@ export interface operations {
                                 source: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description The IANA time zone where the position is (recordedAt on the clocks there) */
+                                timeZone: string;
                             } | null;
                             /** @description The first stop: its name and IANA time zone (the zone of departureTime; null on plans made before stops had one) */
                             origin: {
@@ -16859,6 +16875,8 @@ export interface operations {
                             source: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description The IANA time zone where the position is (recordedAt on the clocks there) */
+                            timeZone: string;
                         }[];
                     };
                 };
@@ -17017,6 +17035,8 @@ export interface operations {
                         source: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description The IANA time zone where the position is (recordedAt on the clocks there) */
+                        timeZone: string;
                     };
                 };
             };

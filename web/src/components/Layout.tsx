@@ -1,4 +1,5 @@
 /** The frame of every signed-in page: skip link, header with navigation, live status and sign-out. */
+import { label } from '../lib/glossary';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { disconnectRealtime, useRealtimeConnected } from '../api/realtime';
@@ -33,7 +34,7 @@ export function Layout({ variant, children }: { variant: 'dispatcher' | 'driver'
   const { state, logout } = useSession();
   const [location] = useLocation();
   const who =
-    state.status !== 'signed-in' ? '' : state.viewer.kind === 'admin' ? `Platform admin ${state.viewer.email}` : `${state.viewer.me.firstName} ${state.viewer.me.lastName} · ${state.viewer.me.role}`;
+    state.status !== 'signed-in' ? '' : state.viewer.kind === 'admin' ? `Platform admin ${state.viewer.email}` : `${state.viewer.me.firstName} ${state.viewer.me.lastName} · ${label('role', state.viewer.me.role)}`;
   const nav = variant === 'dispatcher' ? DISPATCH_NAV : [];
   return (
     <div className={`shell shell-${variant}`}>

@@ -59,8 +59,8 @@ describe('alert feed filters', () => {
   });
 
   it('queries only the filters that are set', () => {
-    expect(listQuery(DEFAULT_FILTERS, 1, 20)).toEqual({ status: 'ACTIVE', page: 1, pageSize: 20 });
-    expect(listQuery({ ...DEFAULT_FILTERS, status: '', category: 'WEATHER' }, 2, 50)).toEqual({ category: 'WEATHER', page: 2, pageSize: 50 });
+    expect(listQuery(DEFAULT_FILTERS, 1, 20)).toEqual({ status: 'ACTIVE', sort: 'priority', page: 1, pageSize: 20 });
+    expect(listQuery({ ...DEFAULT_FILTERS, status: '', category: 'WEATHER', sort: 'newest' }, 2, 50)).toEqual({ category: 'WEATHER', sort: 'newest', page: 2, pageSize: 50 });
   });
 
   it('matches live alerts against the filters, lists and the HOS alias included', () => {
@@ -89,13 +89,25 @@ describe('alert feed events', () => {
   it('puts a new alert on top of page 1 once, keeping the page size', () => {
     const feed = { rows: [row('alt_1'), row('alt_2')], total: 5 };
     const a = alertFromEvent(event({ id: 'alt_3' }))!;
-    const first = addNewAlert(feed, a, DEFAULT_FILTERS, 1, 2);
+    const first = addNewAlert(feed, a, { ...DEFAULT_FILTERS, sort: 'newest' }, 1, 2);
     expect(first.outcome).toBe('added');
     expect(first.feed.rows.map((r) => r.id)).toEqual(['alt_3', 'alt_1']);
     expect(first.feed.total).toBe(6);
     // The same event again (a reconnect replay, or the reload that raced it): nothing changes.
-    const again = addNewAlert(first.feed, a, DEFAULT_FILTERS, 1, 2);
+    const again = addNewAlert(first.feed, a, { ...DEFAULT_FILTERS, sort: 'newest' }, 1, 2);
     expect(again).toEqual({ feed: first.feed, outcome: 'duplicate' });
+  });
+
+  it('most urgent first: a new alert takes its place by priority, before the older alerts as urgent as it', () => {
+    const feed = { rows: [row('alt_c', { priority: 'CRITICAL' }), row('alt_h', { priority: 'HIGH' }), row('alt_l', { priority: 'LOW' })], total: 3 };
+    const high = addNewAlert(feed, alertFromEvent(event({ id: 'alt_new', priority: 'HIGH' }))!, DEFAULT_FILTERS, 1, 20);
+    expect(high.feed.rows.map((r) => r.id)).toEqual(['alt_c', 'alt_new', 'alt_h', 'alt_l']);
+    const low = addNewAlert(feed, alertFromEvent(event({ id: 'alt_low', priority: 'LOW' }))!, DEFAULT_FILTERS, 1, 3);
+    expect(low.feed.rows.map((r) => r.id)).toEqual(['alt_c', 'alt_h', 'alt_low']);
+    // Past the end of a full page 1 it only counts.
+    expect(addNewAlert({ rows: feed.rows.slice(0, 2), total: 9 }, alertFromEvent(event({ id: 'alt_x', priority: 'LOW' }))!, DEFAULT_FILTERS, 1, 2).outcome).toBe('other-page');
+    // Newest first: on top.
+    expect(addNewAlert(feed, alertFromEvent(event({ id: 'alt_top', priority: 'LOW' }))!, { ...DEFAULT_FILTERS, sort: 'newest' }, 1, 20).feed.rows[0]!.id).toBe('alt_top');
   });
 
   it('leaves out alerts the filters exclude, and on later pages only counts them', () => {

@@ -56,9 +56,16 @@ export interface AlertFilters {
   category: string;
   type: string;
   driverId: string;
+  /** The order: the most urgent first (default), or the newest first. */
+  sort: string;
 }
 
-export const DEFAULT_FILTERS: AlertFilters = { status: 'ACTIVE', priority: '', category: '', type: '', driverId: '' };
+export const DEFAULT_FILTERS: AlertFilters = { status: 'ACTIVE', priority: '', category: '', type: '', driverId: '', sort: 'priority' };
+
+export const SORT_CHOICES: Array<{ value: string; label: string }> = [
+  { value: 'priority', label: 'Most urgent first' },
+  { value: 'newest', label: 'Newest first' },
+];
 export const UNRESOLVED = 'ACTIVE,ACKNOWLEDGED,SNOOZED';
 
 export const STATUS_FILTERS: Array<{ value: string; label: string }> = [
@@ -81,7 +88,7 @@ export const SNOOZE_CHOICES: Array<{ minutes: number; label: string }> = [
   { minutes: 1440, label: '24 hours' },
 ];
 
-const FILTER_KEYS = ['status', 'priority', 'category', 'type', 'driverId'] as const;
+const FILTER_KEYS = ['status', 'priority', 'category', 'type', 'driverId', 'sort'] as const;
 
 /** Filters and page from the address bar's query (`?status=…&page=2`); absent status means ACTIVE. */
 export function filtersFromSearch(search: string): { filters: AlertFilters; page: number } {
@@ -112,6 +119,7 @@ export function listQuery(filters: AlertFilters, page: number, pageSize: number)
     ...(filters.category ? { category: filters.category } : {}),
     ...(filters.type ? { type: filters.type } : {}),
     ...(filters.driverId ? { driverId: filters.driverId } : {}),
+    sort: filters.sort === 'newest' ? ('newest' as const) : ('priority' as const),
     page,
     pageSize,
   };
@@ -197,15 +205,23 @@ export interface FeedPage {
 export type AddOutcome = 'added' | 'duplicate' | 'filtered' | 'other-page';
 
 /**
- * A new alert into the listed page: on top of page 1 (the page keeps its size), deduplicated by id.
- * On another page only the total grows (the alert is on page 1).
+ * A new alert into the listed page 1 at its place in the order (on top when newest first; before the
+ * first less urgent alert when the most urgent come first; the page keeps its size), deduplicated by id.
+ * On another page, or past the end of page 1, only the total grows.
  */
 export function addNewAlert(feed: FeedPage, alert: AlertRow, filters: AlertFilters, page: number, pageSize: number): { feed: FeedPage; outcome: AddOutcome } {
   if (feed.rows.some((r) => r.id === alert.id)) return { feed, outcome: 'duplicate' };
   if (!matchesFilters(alert, filters)) return { feed, outcome: 'filtered' };
-  if (page !== 1) return { feed: { ...feed, total: feed.total + 1 }, outcome: 'other-page' };
-  return { feed: { rows: [alert, ...feed.rows].slice(0, pageSize), total: feed.total + 1 }, outcome: 'added' };
+  // Most urgent first: the new alert goes before the first listed one that is less urgent (or as urgent: it is newer).
+  const at = filters.sort === 'newest' ? 0 : feed.rows.findIndex((r) => rankOf(r.priority) >= rankOf(alert.priority));
+  const index = at < 0 ? feed.rows.length : at;
+  if (page !== 1 || index >= pageSize) return { feed: { ...feed, total: feed.total + 1 }, outcome: 'other-page' };
+  const rows = [...feed.rows.slice(0, index), alert, ...feed.rows.slice(index)].slice(0, pageSize);
+  return { feed: { rows, total: feed.total + 1 }, outcome: 'added' };
 }
+
+const RANK: Record<string, number> = { CRITICAL: 0, HIGH: 1, MEDIUM: 2, LOW: 3 };
+const rankOf = (priority: string) => RANK[priority] ?? 4;
 
 /**
  * An update or resolution into the listed page. A listed row takes the change and stays (its new

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, clockSourceText, GLOSSARY, label } from './glossary';
+import { ago, clockSourceText, GLOSSARY, label, placePhrase } from './glossary';
 
 describe('glossary', () => {
   it('says a code in words, an unknown one humanized, nothing as a dash', () => {
@@ -24,5 +24,12 @@ describe('glossary', () => {
     expect(ago(now - 61_000, now)).toBe('1 minute ago');
     expect(ago(now - 3 * 3_600_000, now)).toBe('3 hours ago');
     expect(ago(now + 5_000, now)).toBe('just now');
+  });
+
+  it('puts a place after a word of place once: never "near near"', () => {
+    expect(placePhrase('Dallas, TX')).toBe('at Dallas, TX');
+    expect(placePhrase('near Thousand Palms, CA', 'near')).toBe('near Thousand Palms, CA');
+    expect(placePhrase('Near Portales, NM')).toBe('near Portales, NM');
+    expect(placePhrase('Chicago, IL', 'near')).toBe('near Chicago, IL');
   });
 });

@@ -104,3 +104,11 @@ export function ago(ms: number, now = Date.now()): string {
   if (s < 86_400) return unit(Math.floor(s / 3600), 'hour');
   return unit(Math.floor(s / 86_400), 'day');
 }
+
+/**
+ * A place after a word of place: "near Thousand Palms, CA" stays as it is (the planner already names a
+ * place by what it is near), "Dallas, TX" becomes `${preposition} Dallas, TX`. Never "near near".
+ */
+export function placePhrase(name: string, preposition: 'at' | 'near' = 'at'): string {
+  return /^(near|at|in) /i.test(name) ? name.charAt(0).toLowerCase() + name.slice(1) : `${preposition} ${name}`;
+}

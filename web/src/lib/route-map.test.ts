@@ -65,11 +65,12 @@ describe('an active route in the overview', () => {
   });
 
   it('a truck at its last position, and whether it still reports', () => {
-    const lastPosition = { id: 'pos_1', routeId: 'rte_1', latitude: 33, longitude: -97, recordedAt: '2026-03-03T15:00:00Z', speedMph: 61.4, headingDegrees: 10, fuelLevelPercent: null, source: 'APP', createdAt: '2026-03-03T15:00:00Z' };
+    const lastPosition = { id: 'pos_1', routeId: 'rte_1', latitude: 33, longitude: -97, recordedAt: '2026-03-03T15:00:00Z', speedMph: 61.4, headingDegrees: 10, fuelLevelPercent: null, source: 'APP', createdAt: '2026-03-03T15:00:00Z', timeZone: 'America/Chicago' };
     expect(truckOf({ id: 'rte_1', driverName: 'Dana Driver', vehicleUnit: 'T-7', lastPosition: null })).toBeNull();
     const truck = truckOf({ id: 'rte_1', driverName: 'Dana Driver', vehicleUnit: 'T-7', lastPosition })!;
     expect(truck).toMatchObject({ label: 'Truck T-7 — Dana Driver', latitude: 33, longitude: -97, headingDegrees: 10 });
-    expect(truck.detail).toMatch(/^reported .+, 61 mph$/);
+    // On the clocks of where the truck was.
+    expect(truck.detail).toBe('reported Tue, Mar 3, 09:00 CST, 61 mph');
     expect(truckOf({ id: 'rte_1', driverName: 'Dana Driver', vehicleUnit: null, lastPosition })!.label).toBe('Truck — Dana Driver');
     expect(isReporting(lastPosition, Date.parse('2026-03-03T15:20:00Z'))).toBe(true);
     expect(isReporting(lastPosition, Date.parse('2026-03-03T15:31:00Z'))).toBe(false);

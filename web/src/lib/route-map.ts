@@ -3,6 +3,7 @@
  * small facts the route pages show about a plan (the next stop, a count summary). Pure; tested in
  * route-map.test.ts.
  */
+import { placePhrase } from './glossary';
 import type { Item, Ok } from '../api/client';
 import { hoursMinutes } from './format';
 import { inZone } from './local-time';
@@ -102,7 +103,7 @@ export function planLayers(plan: Pick<RoutePlan, 'id' | 'stops' | 'segments'>, o
     if (s.type === 'rest') {
       rests.push({
         id: `${plan.id}-seg-${s.sequence}`,
-        label: `${restName(s)} near ${s.location}`,
+        label: `${restName(s)} ${placePhrase(s.location, 'near')}`,
         detail: `${inZone(s.start_time, s.time_zone)} for ${hoursMinutes(s.duration_hours)}`,
         kind: restKind(s.rest_type),
         latitude: s.latitude,
@@ -111,7 +112,7 @@ export function planLayers(plan: Pick<RoutePlan, 'id' | 'stops' | 'segments'>, o
     } else if (s.type === 'fuel') {
       fuel.push({
         id: `${plan.id}-seg-${s.sequence}`,
-        label: `Fuel stop at ${s.location}`,
+        label: `Fuel stop ${placePhrase(s.location)}`,
         detail: `${Math.round(s.gallons)} gal, ${inZone(s.start_time, s.time_zone)}`,
         latitude: s.latitude,
         longitude: s.longitude,
@@ -166,7 +167,7 @@ export function truckOf(route: Pick<RouteListItem, 'id' | 'driverName' | 'vehicl
   return {
     id: `${route.id}-truck`,
     label: `${route.vehicleUnit ? `Truck ${route.vehicleUnit}` : 'Truck'} — ${route.driverName}`,
-    detail: `reported ${inZone(p.recordedAt)}${speed}`,
+    detail: `reported ${inZone(p.recordedAt, p.timeZone)}${speed}`,
     latitude: p.latitude,
     longitude: p.longitude,
     headingDegrees: p.headingDegrees,

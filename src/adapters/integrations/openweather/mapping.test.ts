@@ -52,7 +52,7 @@ describe('OpenWeather mapping', () => {
       start: '2026-03-02T14:00:00.000Z',
       end: '2026-03-03T14:00:00.000Z',
       description: 'x'.repeat(2000),
-      headline: 'Winter Storm Warning issued by NWS Norman until 2026-03-03 14:00 UTC',
+      headline: 'Winter Storm Warning issued by NWS Norman until Tue, Mar 3, 14:00 UTC',
     });
     expect(mapAlert({ sender_name: '', event: 'Wind Advisory', start: T0, end: 0, description: 'd', tags: [] })).toMatchObject({ severity: 'MINOR', end: null, headline: 'Wind Advisory issued by OpenWeather' });
   });

@@ -3,6 +3,7 @@
  * severity from their name (OpenWeather relays none), and hazards from the hourly forecast by the
  * domain's rule table. Pure; an unexpected payload shape throws (the adapter makes it a VENDOR_ERROR).
  */
+import { clockAt } from '../../../domain/words.js';
 import { forecastHazards, severityFromEventName, type ForecastPeriod, type RoadPrecipitation } from '../../../domain/weather/index.js';
 import type { LocationWeather } from '../weather-sync.js';
 
@@ -98,7 +99,8 @@ export function periodOf(h: OwHour): ForecastPeriod {
 
 const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
 
-export function mapAlert(a: OwAlert): LocationWeather['alerts'][number] {
+/** An alert; `timeZone` is the location's (One Call's `timezone`): its end is written on the clocks there. */
+export function mapAlert(a: OwAlert, timeZone = 'UTC'): LocationWeather['alerts'][number] {
   if (typeof a !== 'object' || a === null || typeof a.event !== 'string' || typeof a.start !== 'number') throw new TypeError('alert without event or start');
   const end = typeof a.end === 'number' && a.end > 0 ? iso(a.end) : null;
   const sender = typeof a.sender_name === 'string' && a.sender_name.trim() !== '' ? a.sender_name.trim() : 'OpenWeather';
@@ -108,7 +110,7 @@ export function mapAlert(a: OwAlert): LocationWeather['alerts'][number] {
     start: iso(a.start),
     end,
     description: typeof a.description === 'string' ? a.description.slice(0, MAX_DESCRIPTION) : '',
-    headline: `${a.event} issued by ${sender}${end ? ` until ${end.slice(0, 16).replace('T', ' ')} UTC` : ''}`,
+    headline: `${a.event} issued by ${sender}${end ? ` until ${clockAt(Date.parse(end), timeZone)}` : ''}`,
   };
 }
 
@@ -119,7 +121,7 @@ export function mapOneCall(body: OwOneCall, now: Date): LocationWeather {
   if (body.alerts !== undefined && !Array.isArray(body.alerts)) throw new TypeError('alerts is not an array');
   const hazards = forecastHazards((body.hourly ?? []).map(periodOf), now.getTime());
   return {
-    alerts: (body.alerts ?? []).map(mapAlert),
+    alerts: (body.alerts ?? []).map((a) => mapAlert(a, typeof body.timezone === 'string' && body.timezone ? body.timezone : 'UTC')),
     forecastHazards: hazards.map((h) => ({ severity: h.severity, event: h.event, headline: h.headline, startsAt: new Date(h.startsAt).toISOString(), endsAt: new Date(h.endsAt).toISOString() })),
   };
 }

@@ -5,6 +5,7 @@
  * Deliberate difference from OpenWeather: the 401 body echoes the key presented (OpenWeather's says
  * only "Invalid API key…"), so tests prove the key never leaks into an error.
  */
+import { timeZoneAt, utcOffsetMinutes } from '../../../domain/planning/local-time.js';
 import { haversineMiles } from '../../../domain/geo/index.js';
 import { startSandboxServer, type SandboxFault, type SandboxRequest } from '../sandbox-kit.js';
 import { ONECALL_PATH, type OwAlert, type OwHour, type OwOneCall } from './mapping.js';
@@ -76,7 +77,9 @@ function answer(state: OpenWeatherSandboxState, now: Date, lat: number, lon: num
     return h;
   });
   const alerts = zones.flatMap((z) => z.alerts ?? []);
-  const body: OwOneCall = { lat, lon, timezone: 'America/Chicago', timezone_offset: -21600 };
+  // The zone of the place asked about, as OpenWeather answers it.
+  const timezone = timeZoneAt({ latitude: lat, longitude: lon });
+  const body: OwOneCall = { lat, lon, timezone, timezone_offset: utcOffsetMinutes(timezone, now.getTime()) * 60 };
   if (!exclude.has('current')) body.current = { ...hourly[0]!, dt: Math.floor(now.getTime() / 1000), sunrise: hour0 - 3 * HOUR_S, sunset: hour0 + 8 * HOUR_S };
   if (!exclude.has('hourly')) body.hourly = hourly;
   // OpenWeather leaves `alerts` out when there are none.

@@ -1,12 +1,11 @@
-/** The alerts feed's filters: status, priority, category, type and driver; a reset when any is set. */
+/** The alerts feed's filters: status, priority, category, type and driver, and the order; a reset when any is set. */
 import { label } from '../../lib/glossary';
 import type { FormEvent } from 'react';
 import { Button, SelectField } from '../../components/ui';
-import { ALERT_TYPES, CATEGORIES, DEFAULT_FILTERS, HOS_APPROACHING_LIMIT, PRIORITIES, STATUS_FILTERS, kindLabel, type AlertFilters } from '../../lib/alert-feed';
+import { ALERT_TYPES, CATEGORIES, DEFAULT_FILTERS, HOS_APPROACHING_LIMIT, PRIORITIES, SORT_CHOICES, STATUS_FILTERS, kindLabel, type AlertFilters } from '../../lib/alert-feed';
 import { isFiltered } from '../../lib/alert-list';
-import { humanize } from '../../lib/format';
 
-const PRIORITY_OPTIONS = [{ value: '', label: 'All priorities' }, ...PRIORITIES.map((p) => ({ value: p, label: humanize(p) }))];
+const PRIORITY_OPTIONS = [{ value: '', label: 'All priorities' }, ...PRIORITIES.map((p) => ({ value: p, label: label('priority', p) }))];
 const CATEGORY_OPTIONS = [{ value: '', label: 'All categories' }, ...CATEGORIES.map((c) => ({ value: c, label: label('category', c) }))];
 const TYPE_OPTIONS = [{ value: '', label: 'All types' }, { value: HOS_APPROACHING_LIMIT, label: 'Approaching an HOS limit (any)' }, ...ALERT_TYPES.map((t) => ({ value: t, label: kindLabel(t) }))];
 
@@ -19,6 +18,7 @@ export function AlertFilterForm({ filters, driverOptions, onChange }: { filters:
       <SelectField label="Category" value={filters.category} onChange={set('category')} options={CATEGORY_OPTIONS} />
       <SelectField label="Type" value={filters.type} onChange={set('type')} options={TYPE_OPTIONS} />
       <SelectField label="Driver" value={filters.driverId} onChange={set('driverId')} options={driverOptions} />
+      <SelectField label="Order" value={filters.sort} onChange={set('sort')} options={SORT_CHOICES} />
       {isFiltered(filters) && (
         <Button variant="link" onClick={() => onChange(DEFAULT_FILTERS)}>
           Reset filters

@@ -98,7 +98,7 @@ export function AlertsPage() {
           </Link>
         }
       >
-        <p className="muted">Live feed: new alerts appear at the top as they happen.</p>
+        <p className="muted">Live feed, the most urgent first: new alerts take their place as they happen.</p>
       </PageHeader>
 
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="alerts-live-region">

@@ -65,9 +65,6 @@ export function DriverRouteSection({ routes, now, driverId }: { routes: Loaded<D
         <p className="driver-route-line">
           {first?.name} → {last?.name}
         </p>
-        <p className="muted driver-route-id">
-          Route <span className="driver-id">{current.id}</span>
-        </p>
         <Facts
           items={[
             [current.status === 'PLANNED' ? 'Departs' : 'Departed', dateTime(current.departureTime, first?.timeZone)],
@@ -113,7 +110,7 @@ export function DriverRouteSection({ routes, now, driverId }: { routes: Loaded<D
           <ul className="driver-upcoming">
             {upcoming.map((r) => (
               <li key={r.id}>
-                Departs {dateTime(r.departureTime)} · {miles(r.summary.totalDistanceMiles)} · <span className="driver-id">{r.id}</span>
+                {r.origin && r.destination ? `${r.origin.name} → ${r.destination.name} · ` : ''}Departs {dateTime(r.departureTime, r.origin?.timeZone ?? undefined)} · {miles(r.summary.totalDistanceMiles)}
               </li>
             ))}
           </ul>

@@ -10,10 +10,10 @@ import { RecordTable, type Column } from './common';
 type RouteRow = Ok<'/api/v1/routes'>['data'][number];
 
 const ROUTE_COLUMNS: Array<Column<RouteRow>> = [
-  { header: 'Route', cell: (r) => <Link href={`/routes/${r.id}`}>{r.id}</Link> },
+  { header: 'Route', cell: (r) => <Link href={`/routes/${r.id}`}>{`${r.origin?.name ?? 'Route'} → ${r.destination?.name ?? ''}`}</Link> },
   { header: 'Status', cell: (r) => <StatusBadge value={r.status} /> },
-  { header: 'Departure', cell: (r) => dateTime(r.departureTime) },
-  { header: 'Arrival', cell: (r) => dateTime(r.arrivalTime) },
+  { header: 'Departure', cell: (r) => dateTime(r.departureTime, r.origin?.timeZone ?? undefined) },
+  { header: 'Arrival', cell: (r) => dateTime(r.arrivalTime, r.destination?.timeZone ?? undefined) },
   { header: 'Distance', cell: (r) => miles(r.summary.totalDistanceMiles), className: 'num' },
   { header: 'Driving', cell: (r) => formatMinutes(summaryMinutes(r).drive), className: 'num' },
   { header: 'Rests', cell: (r) => r.summary.restStops, className: 'num' },

@@ -2,6 +2,7 @@
  * One load: its record (edit), its lifecycle (PENDING → ASSIGNED → IN_TRANSIT → DELIVERED, or cancelled)
  * and, while it is open, "Find a driver": the active drivers ranked for it, one of them planned from there.
  */
+import { label } from '../../lib/glossary';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { api, unwrap, type Body, type Ok } from '../../api/client';
@@ -53,7 +54,7 @@ function StatusForm({ load, onChanged }: { load: Load; onChanged: (l: Load) => v
       <ErrorBanner error={error} />
       <div className="status-actions">
         <SelectField label="New status" value={status} onChange={(e) => setStatus(e.target.value as LoadStatus)} options={next.map((s) => ({ value: s, label: humanize(s) }))} />
-        <Field label="Note" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} hint="Optional; sent with the load.status_changed event" />
+        <Field label="Note" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} hint="Optional; sent to your systems with the status change" />
         <Button type="submit" variant={status === 'CANCELLED' ? 'danger' : 'primary'} busy={busy}>
           Change status
         </Button>
@@ -96,11 +97,11 @@ export function LoadDetailPage() {
               ['Customer', l.customer],
               ['Origin', l.originAddress],
               ['Destination', l.destinationAddress],
-              ['Scheduled pickup', dateTime(l.scheduledPickup)],
-              ['Scheduled delivery', dateTime(l.scheduledDelivery)],
+              ['Scheduled pickup', dateTime(l.scheduledPickup, l.originTimeZone ?? undefined)],
+              ['Scheduled delivery', dateTime(l.scheduledDelivery, l.destinationTimeZone ?? undefined)],
               ['Weight', l.weight === null ? null : `${l.weight.toLocaleString('en-US')} lb`],
               ['Commodity', l.commodity],
-              ['Source', humanize(l.source)],
+              ['Source', label('vendor', l.source)],
               ['External ID', l.externalId],
               ['Created', dateTime(l.createdAt)],
               ['Updated', dateTime(l.updatedAt)],

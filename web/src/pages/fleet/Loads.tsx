@@ -1,4 +1,5 @@
 /** The organization's loads, newest first: search, status filter, pages; a load is created from here. */
+import { label } from '../../lib/glossary';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap, type Body, type Item, type Ok } from '../../api/client';
@@ -18,10 +19,10 @@ const COLUMNS: Array<Column<Row>> = [
   { header: 'Customer', cell: (l) => l.customer ?? '—' },
   { header: 'From', cell: (l) => l.originAddress ?? '—' },
   { header: 'To', cell: (l) => l.destinationAddress ?? '—' },
-  { header: 'Pickup', cell: (l) => dateTime(l.scheduledPickup) },
-  { header: 'Delivery', cell: (l) => dateTime(l.scheduledDelivery) },
+  { header: 'Pickup', cell: (l) => dateTime(l.scheduledPickup, l.originTimeZone ?? undefined) },
+  { header: 'Delivery', cell: (l) => dateTime(l.scheduledDelivery, l.destinationTimeZone ?? undefined) },
   { header: 'Status', cell: (l) => <StatusBadge value={l.status} /> },
-  { header: 'Source', cell: (l) => humanize(l.source) },
+  { header: 'Source', cell: (l) => label('vendor', l.source) },
 ];
 
 export function LoadsPage() {

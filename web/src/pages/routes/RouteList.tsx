@@ -91,8 +91,8 @@ export function RouteListPage() {
                     <td>
                       <StatusBadge value={r.status} />
                     </td>
-                    <td>{inZone(r.departureTime)}</td>
-                    <td>{inZone(r.arrivalTime)}</td>
+                    <td>{inZone(r.departureTime, r.origin?.timeZone ?? undefined)}</td>
+                    <td>{inZone(r.arrivalTime, r.destination?.timeZone ?? undefined)}</td>
                     <td>{miles(r.summary.totalDistanceMiles)}</td>
                     <td>{formatMinutes(summaryMinutes(r).drive)}</td>
                     <td>

@@ -1,4 +1,4 @@
-/** The line under a route's title: status, id, revision (once re-planned), driver (a team's two), vehicle, load. */
+/** The line under a route's title: status, revision (once re-planned), driver (a team's two), vehicle, load — by name, never by id. */
 import { Link } from 'wouter';
 import { StatusBadge } from '../../components/ui';
 import type { RoutePlan } from '../../lib/route-map';
@@ -18,7 +18,7 @@ export function RouteMeta({
 }) {
   return (
     <p className="route-meta">
-      <StatusBadge value={plan.status} /> <span className="muted">Route</span> <code>{plan.id}</code>
+      <StatusBadge value={plan.status} />
       {plan.revision > 1 && (
         <>
           {' '}
@@ -28,23 +28,23 @@ export function RouteMeta({
       ·{' '}
       {plan.coDriverId ? (
         <span className="route-drivers" data-testid="route-drivers">
-          Drivers: <Link href={`/drivers/${plan.driverId}`}>{driverName ?? plan.driverId}</Link> and <Link href={`/drivers/${plan.coDriverId}`}>{coDriverName ?? plan.coDriverId}</Link> (team)
+          Drivers: <Link href={`/drivers/${plan.driverId}`}>{driverName ?? '…'}</Link> and <Link href={`/drivers/${plan.coDriverId}`}>{coDriverName ?? '…'}</Link> (team)
         </span>
       ) : (
         <>
-          Driver <Link href={`/drivers/${plan.driverId}`}>{driverName ?? plan.driverId}</Link>
+          Driver <Link href={`/drivers/${plan.driverId}`}>{driverName ?? '…'}</Link>
         </>
       )}
       {plan.vehicleId && (
         <>
           {' '}
-          · Vehicle <Link href={`/vehicles/${plan.vehicleId}`}>{vehicleUnit ?? plan.vehicleId}</Link>
+          · Vehicle <Link href={`/vehicles/${plan.vehicleId}`}>{vehicleUnit ?? '…'}</Link>
         </>
       )}
       {plan.loadId && (
         <>
           {' '}
-          · Load <Link href={`/loads/${plan.loadId}`}>{loadReference ?? plan.loadId}</Link>
+          · Load <Link href={`/loads/${plan.loadId}`}>{loadReference ?? '…'}</Link>
         </>
       )}
     </p>

@@ -129,7 +129,7 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
   const originZone = first?.timeZone ?? 'UTC';
   const names = driverNames(plan, related.data?.driver, related.data?.coDriver);
   const driverName = names[plan.driverId] ?? null;
-  const title = first && last ? `${first.name} → ${last.name}` : `Route ${plan.id}`;
+  const title = first && last ? `${first.name} → ${last.name}` : 'Route';
 
   return (
     <section className="route-view">
