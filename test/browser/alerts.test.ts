@@ -101,9 +101,9 @@ describeBrowser('alerts in the browser', () => {
     await fuel.waitFor();
     await fault.waitFor();
     await badge(page).filter({ hasText: '2 open alerts' }).waitFor();
-    // Newest first.
+    // The most urgent first (the off-route alert is High, the two test alerts Medium), newest first within a priority.
     const titles = await page.getByRole('article').getByRole('heading').allTextContents();
-    expect(titles.slice(0, 3)).toEqual(['VEHICLE_FAULT test', 'LOW_FUEL test', expect.stringMatching(/^Off route/)]);
+    expect(titles.slice(0, 3)).toEqual([expect.stringMatching(/^Off route/), 'VEHICLE_FAULT test', 'LOW_FUEL test']);
 
     await fuel.getByRole('button', { name: 'Snooze…' }).click();
     const snooze = page.getByRole('dialog', { name: 'Snooze alert' });
@@ -133,7 +133,7 @@ describeBrowser('alerts in the browser', () => {
     await offRoute.getByRole('button', { name: 'Details & notes' }).click();
     const panel = page.getByRole('dialog', { name: /^Off route/ });
     await panel.getByRole('heading', { name: 'Notes (0)' }).waitFor();
-    expect(await panel.textContent()).toContain('Distance miles');
+    expect(await panel.textContent()).toMatch(/Off the path by\d+ mi/);
     await panel.getByLabel('Add a note').fill('Called the driver: detour around a closed bridge.');
     await panel.getByRole('button', { name: 'Add note' }).click();
     await panel.getByRole('heading', { name: 'Notes (1)' }).waitFor();
@@ -155,6 +155,13 @@ describeBrowser('alerts in the browser', () => {
     await card(page, 'VEHICLE_FAULT test').waitFor();
     await page.getByText(/^All statuses: 11 alerts/).waitFor();
     expect(new URL(page.url()).search).toBe('?status=');
+    // Most urgent first by default (the one Critical alert on top); newest first when asked.
+    await expect.poll(() => page.getByRole('article').getByRole('heading').first().textContent()).toBe('HOS_VIOLATION title');
+    await page.getByLabel('Order').selectOption({ label: 'Newest first' });
+    await expect.poll(() => page.getByRole('article').getByRole('heading').first().textContent()).toBe('VEHICLE_FAULT test');
+    expect(new URL(page.url()).search).toBe('?status=&sort=newest');
+    await page.getByLabel('Order').selectOption({ label: 'Most urgent first' });
+    await expect.poll(() => page.getByRole('article').getByRole('heading').first().textContent()).toBe('HOS_VIOLATION title');
     await page.getByLabel('Priority').selectOption({ label: 'Critical' });
     await page.getByText(/^All statuses: 1 alert$/).waitFor();
     expect(await page.getByRole('article').getByRole('heading').allTextContents()).toEqual(['HOS_VIOLATION title']);

@@ -70,8 +70,9 @@ describeBrowser('the driver view in the browser', () => {
     await route.waitFor();
     expect(await route.getAttribute('data-route-id')).toBe(a.routeId);
     const text = (await page.textContent('main')) ?? '';
-    expect(text).toContain(a.routeId);
-    expect(text).toContain('Oklahoma City, OK');
+    // The route by its places, never by its id.
+    expect(text).toContain('Dallas, TX → Oklahoma City, OK');
+    expect(text).not.toContain(a.routeId);
     expect(text).not.toContain(bRoute.routeId);
     expect(text).not.toContain('Memphis');
     expect(text).not.toContain('Nashville');

@@ -192,7 +192,7 @@ describeBrowser('drivers, vehicles, loads and locations in the browser', () => {
     expect(plan.statusCode).toBe(201);
     const routeId = plan.json<{ id: string }>().id;
     await page.reload();
-    const routeLink = page.getByRole('region', { name: 'Routes' }).getByRole('link', { name: routeId });
+    const routeLink = page.getByRole('region', { name: 'Routes' }).getByRole('link', { name: 'Dallas, TX → Oklahoma City, OK' });
     await routeLink.waitFor();
     expect(await routeLink.getAttribute('href')).toBe(`/routes/${routeId}`);
 

@@ -124,6 +124,10 @@ describeBrowser('what a dispatcher reads in the demo', () => {
     const { page } = b;
     // Alerts from the demo's first minutes: Lena near her limit, the weather, the integrations' news.
     await until(async () => (await api<{ total: number }>('GET', '/api/v1/alerts?pageSize=1')).total >= 3, 'the demo’s first alerts', 120_000);
+    // A first visit: the sign-in page, with nothing in the console (no refresh answered 401).
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(b.problems).toEqual([]);
     await signIn(page, DISPATCHER.email, DISPATCHER.password);
     await page.getByRole('heading', { name: 'Fleet overview' }).waitFor();
     await page.locator('[data-testid="us-map"][data-ready="true"]').waitFor();
@@ -173,6 +177,9 @@ describeBrowser('what a dispatcher reads in the demo', () => {
       // Open every disclosure: what is behind a click is read too.
       for (const d of await page.locator('details:not([open]) > summary').all()) await d.click().catch(() => undefined);
       await check(page, view);
+      // The whole timeline fits the screen: nothing cut off at its right edge.
+      const cut = await page.locator('table.timeline').evaluate((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1);
+      if (cut) findings.push({ view, rule: 'a table cut off', text: 'the timeline is wider than the screen' });
       await screenshot(page, `words-3-${view.replace(/ /g, '-')}`);
       await docsScreenshot(page, view === 'team route' ? 'route-team-words' : 'route-replanned-words');
     }
@@ -188,6 +195,7 @@ describeBrowser('what a dispatcher reads in the demo', () => {
     await page.getByText('Drive time left').first().waitFor();
     await check(page, 'driver page (Lena Ortiz)');
     await screenshot(page, 'words-4-driver');
+    await docsScreenshot(page, 'driver-hours-disagree');
 
     const loads = (await api<{ data: Array<{ id: string; referenceNumber: string }> }>('GET', '/api/v1/loads?pageSize=100')).data;
     const load = loads.find((l) => l.referenceNumber === 'DEMO-2001')!;
@@ -203,7 +211,26 @@ describeBrowser('what a dispatcher reads in the demo', () => {
     const phone = await b.newContext({ width: 390, height: 844 });
     await signIn(phone.page, DRIVER.email, DRIVER.password);
     await phone.page.getByText('Drive time left').first().waitFor();
+    // T-103's next stop: the ETA project44 predicts (the one the dispatcher's appointment alert quotes), not the plan's.
+    const routes = (await api<{ data: Array<{ id: string; vehicleUnit: string | null }> }>('GET', '/api/v1/routes?status=ACTIVE&pageSize=100')).data;
+    const t103 = await api<{ stops: Array<{ timeZone: string; prediction?: { arrivalTime: string } | null }> }>('GET', `/api/v1/routes/${routes.find((r) => r.vehicleUnit === 'T-103')!.id}`);
+    const predicted = t103.stops.find((x) => x.prediction)!;
+    await phone.page.getByTestId('next-stop-eta-source').waitFor({ timeout: 30_000 });
+    expect(await phone.page.getByTestId('next-stop-eta-source').textContent()).toMatch(/^project44’s estimate, .* · planned /);
+    const hhmm = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: predicted.timeZone }).format(new Date(predicted.prediction!.arrivalTime));
+    expect(await phone.page.getByTestId('next-stop-eta').textContent()).toBe(hhmm);
+    // The dispatcher's route page shows the same prediction at that stop.
+    await b.page.goto(`/routes/${routes.find((r) => r.vehicleUnit === 'T-103')!.id}`);
+    expect(await b.page.getByTestId('stop-prediction').first().textContent()).toContain(`project44 expects`);
+    expect(await b.page.getByTestId('stop-prediction').first().textContent()).toContain(hhmm);
     await check(phone.page, 'driver phone view');
+    // The log grid's row names are page text a person can read on a phone, beside the graph (not in it).
+    const label = phone.page.locator('.log-grid-labels > div').first();
+    expect(await label.evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(12);
+    await phone.page.locator('.log-grid-scroll').first().evaluate((e) => e.scrollBy(400, 0));
+    const box = (await label.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
     await screenshot(phone.page, 'words-6-phone');
     await phone.context.close();
   });

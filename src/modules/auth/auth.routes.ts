@@ -7,6 +7,11 @@ import { authService, type Session } from './auth.service.js';
 import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
 
 export const REFRESH_COOKIE = 'refresh_token';
+/**
+ * A cookie the dashboard can read (it holds no secret, only "1"): that this browser holds a refresh cookie,
+ * so a page load asks /auth/refresh only then — a visitor who never signed in gets no 401 in the console.
+ */
+export const SESSION_HINT_COOKIE = 'fleet_session';
 const COOKIE_PATH = '/api/v1/auth';
 
 const LoginBody = Type.Union(
@@ -50,6 +55,7 @@ export function setRefreshCookie(deps: Deps, reply: FastifyReply, token: string)
     path: COOKIE_PATH,
     maxAge: REFRESH_TOKEN_TTL_MS / 1000,
   });
+  void reply.setCookie(SESSION_HINT_COOKIE, '1', { httpOnly: false, secure: deps.config.isProduction, sameSite: 'strict', path: '/', maxAge: REFRESH_TOKEN_TTL_MS / 1000 });
 }
 
 /** The session's refresh token goes only into the HTTP-only cookie, never into the body. */
@@ -131,6 +137,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       await auth.logout(cookieOf(request));
       void reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+      void reply.clearCookie(SESSION_HINT_COOKIE, { path: '/' });
       return reply.status(204).send(null);
     },
   );

@@ -174,6 +174,15 @@ describe.each(DB_KINDS)('auth: e-mail login, refresh tokens, logout, expiry, moc
     expect((await inject({ method: 'POST', url: REFRESH, cookies: { refresh_token: 'x'.repeat(500) } })).statusCode).toBe(401);
   });
 
+  it('signing in and refreshing set a readable hint that a session exists (no secret in it), for the dashboard to know whether to refresh', async () => {
+    const login = await signIn();
+    const hint = login.cookies.find((c) => c.name === 'fleet_session');
+    expect(hint).toMatchObject({ value: '1', path: '/', sameSite: 'Strict', maxAge: THIRTY_DAYS_S });
+    expect(hint!.httpOnly).toBeFalsy();
+    const refreshed = await inject({ method: 'POST', url: REFRESH, cookies: { refresh_token: refreshCookie(login).value } });
+    expect(refreshed.cookies.find((c) => c.name === 'fleet_session')?.value).toBe('1');
+  });
+
   it('logout revokes the refresh token family and clears the cookie', async () => {
     const login = await signIn();
     const cookie = refreshCookie(login).value;
@@ -186,6 +195,8 @@ describe.each(DB_KINDS)('auth: e-mail login, refresh tokens, logout, expiry, moc
     expect(cleared.value).toBe('');
     expect(cleared.path).toBe('/api/v1/auth');
     expect(cleared.expires!.getTime()).toBeLessThanOrEqual(Date.now());
+    // The readable hint goes with it: the next page load asks for no refresh.
+    expect(res.cookies.find((c) => c.name === 'fleet_session')).toMatchObject({ value: '', path: '/' });
 
     expect((await inject({ method: 'POST', url: REFRESH, cookies: { refresh_token: rotated } })).statusCode).toBe(401);
     expect((await inject({ method: 'POST', url: REFRESH, cookies: { refresh_token: cookie } })).statusCode).toBe(401);

@@ -53,6 +53,7 @@ const StartSchema = Type.Object({
   ),
   at: Type.Union([Timestamp, Type.Null()], { description: 'When the driver was (or will be) there; null for a home terminal' }),
   routeId: Type.Union([Type.String(), Type.Null()]),
+  timeZone: Type.String({ description: 'The IANA zone of the start (the departure is read on its clocks)' }),
 });
 
 const StartClocks = Type.Object({

@@ -5,6 +5,7 @@
  * in one short transaction, measures the legs, and shapes the answer; `planCandidate` plans the best
  * feasible one through POST /routes/plan's own path.
  */
+import { timeZoneAt } from '../../domain/planning/local-time.js';
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { dispatchCandidates, type Candidate, type CandidateDriver, type CandidateLoad, type CandidateSort } from '../../domain/dispatch/candidates.js';
@@ -262,7 +263,7 @@ export function dispatchService(deps: Deps, ports: PlanningPorts) {
           departureTime: c.departureTime,
           arrivalTime: c.arrivalTime,
           summary: c.summary ? { ...c.summary, distanceMethod: road.distanceMethod } : null,
-          start: { name: start.name || c.input.stops[0]!.name, latitude: start.latitude, longitude: start.longitude, source: start.source, at: start.at === null ? null : new Date(start.at).toISOString(), routeId: start.routeId },
+          start: { name: start.name || c.input.stops[0]!.name, latitude: start.latitude, longitude: start.longitude, source: start.source, at: start.at === null ? null : new Date(start.at).toISOString(), routeId: start.routeId, timeZone: timeZoneAt(start) },
           startClocks: startClocks.get(c.driverId) ?? null,
           stops: c.plan ? c.plan.stops.slice(1) : [],
           ...(body.includePlans && c.plan ? { segments: c.plan.segments } : {}),

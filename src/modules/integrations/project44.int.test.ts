@@ -124,6 +124,17 @@ describe.each(DB_KINDS)('the project44 integration against its sandbox (%s)', (k
     );
   });
 
+  it('the route reads the prediction at its stops, the figure the appointment alerts use (the dispatcher and the driver see one ETA)', async () => {
+    const houston = await apiCall(h, 'GET', `/api/v1/routes/${routes.houston}`);
+    const stops = houston.stops as Array<{ name: string; prediction: unknown }>;
+    expect(stops.map((s) => s.prediction)).toEqual([null, { arrivalTime: at(270), source: 'project44', estimatedAt: at(-2) }]);
+    const laredo = await apiCall(h, 'GET', `/api/v1/routes/${routes.laredo}`);
+    expect((laredo.stops as Array<{ prediction: { arrivalTime: string } | null }>).map((s) => s.prediction?.arrivalTime ?? null)).toEqual([null, at(70), at(330)]);
+    // The list does not carry it (one query per page, not one per route).
+    const list = await apiCall(h, 'GET', '/api/v1/routes?status=ACTIVE');
+    expect(JSON.stringify(list)).not.toContain('"prediction"');
+  });
+
   it('a second sync changes nothing: etaUnchanged, rows and observed_at untouched', async () => {
     const before = await signals();
     const tokenRequests = sandbox.tokenRequests();

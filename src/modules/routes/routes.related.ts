@@ -136,3 +136,31 @@ export async function restSitesAndFuel(tx: Tx, tenantId: string): Promise<{ site
   const sites = typeof rows[0]!.sites === 'string' ? (JSON.parse(rows[0]!.sites) as RestSiteRow[]) : rows[0]!.sites;
   return { sites: sites.map(toRestSite), fuelIntegrations: rows[0]!.fuel_integrations };
 }
+
+/** A visibility provider's predicted arrival at one stop, as the route's reader sees it. */
+export interface StopPrediction {
+  arrivalTime: string;
+  /** The integration's vendor ("project44"), named in words by the reader. */
+  source: string;
+  /** When the provider computed it. */
+  estimatedAt: string;
+}
+
+/**
+ * The newest predicted arrival per stop index from the route's ETA signals (route_signals, kind ETA,
+ * written by the visibility sync: src/modules/integrations/apply/visibility.ts). Monitoring projects
+ * arrivals from the same rows (src/domain/alerts/scheduling.ts), so the route page, the driver's view
+ * and the appointment alerts quote one figure.
+ */
+export async function stopPredictions(tx: Tx, tenantId: string, routeId: string): Promise<Map<number, StopPrediction>> {
+  const { rows } = await tx.query<{ source: string; data: unknown }>(`SELECT source, data FROM route_signals WHERE tenant_id = $1 AND route_id = $2 AND kind = 'ETA'`, [tenantId, routeId]);
+  const out = new Map<number, StopPrediction>();
+  for (const r of rows) {
+    const data = (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as { predictions?: Array<{ stopIndex: number; predictedArrival: string; at: string }> };
+    for (const p of data.predictions ?? []) {
+      const seen = out.get(p.stopIndex);
+      if (seen === undefined || Date.parse(p.at) > Date.parse(seen.estimatedAt)) out.set(p.stopIndex, { arrivalTime: new Date(p.predictedArrival).toISOString(), source: r.source, estimatedAt: new Date(p.at).toISOString() });
+    }
+  }
+  return out;
+}

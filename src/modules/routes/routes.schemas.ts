@@ -247,6 +247,19 @@ export const StopEtaSchema = Type.Object({
   localArrivalTime: LocalTime('The arrival'),
   localDepartureTime: LocalTime('The departure'),
   resolution: Type.Optional(StopResolutionSchema),
+  prediction: Type.Optional(
+    Type.Union([
+      Type.Object(
+        {
+          arrivalTime: Timestamp,
+          source: Type.String({ description: 'The visibility integration’s vendor, e.g. project44' }),
+          estimatedAt: Type.String({ format: 'date-time', description: 'When the provider computed the estimate' }),
+        },
+        { description: 'The visibility provider’s newest predicted arrival at this stop' },
+      ),
+      Type.Null(),
+    ], { description: 'GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere.' }),
+  ),
 });
 
 export const RoutePlan = Type.Object({

@@ -9,7 +9,7 @@ import { findDriver } from '../drivers/drivers.repository.js';
 import { endMonitoring, startMonitoring } from '../monitoring/monitoring.service.js';
 import type { PlanningPorts } from './planning-ports.js';
 import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops, planBookingWarnings, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlannedRoute, type PlanningContext, type PlanRequest } from './routes.planning.js';
-import { changeLoadStatus, findVehicleForPlan, insertPosition, listPositions } from './routes.related.js';
+import { changeLoadStatus, findVehicleForPlan, insertPosition, listPositions, stopPredictions } from './routes.related.js';
 import { findRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { PLAN_DEFAULTS } from './routes.schemas.js';
 import { replanning } from './routes.replan.js';
@@ -118,8 +118,14 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
       return db.tenant(ctx.tenantId, (tx) => saveRoute(tx, ctx, planned, now));
     },
 
+    /** The route; an ACTIVE one's stops carry the visibility provider's newest predicted arrival (or null). */
     async get(ctx: TenantContext, id: string): Promise<RouteRecord> {
-      return db.tenant(ctx.tenantId, (tx) => routeFor(tx, ctx, id));
+      return db.tenant(ctx.tenantId, async (tx) => {
+        const route = await routeFor(tx, ctx, id);
+        if (route.status !== 'ACTIVE') return route;
+        const predictions = await stopPredictions(tx, ctx.tenantId, route.id);
+        return { ...route, stops: route.stops.map((s, i) => ({ ...s, prediction: predictions.get(i) ?? null })) };
+      });
     },
 
     async list(ctx: TenantContext, q: { status?: RouteStatus; driverId?: string; page: number; pageSize: number }) {

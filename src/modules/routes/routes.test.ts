@@ -497,7 +497,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
     expectConsistentPlan(road);
     expect(great).toMatchObject({ distanceMethod: 'haversine', summary: { distanceMethod: 'haversine' } });
     expect(great.warnings).toContain(GREAT_CIRCLE_WARNING);
-    expect(GREAT_CIRCLE_WARNING).toMatch(/road distances run longer/);
+    expect(GREAT_CIRCLE_WARNING).toMatch(/roads run longer/);
     expect(road).toMatchObject({ distanceMethod: 'haversine_road', summary: { distanceMethod: 'haversine_road' } });
     expect(road.warnings.filter(notBooking)).toEqual([ROAD_FACTOR_WARNING]);
     expect(road.summary.totalDistanceMiles).toBeCloseTo(great.summary.totalDistanceMiles * ROAD_FACTOR, 0);
@@ -797,6 +797,7 @@ describe.each(DB_KINDS)('routes API (%s)', (kind) => {
       headingDegrees: 350,
       fuelLevelPercent: 92,
       source: 'APP',
+      timeZone: 'America/Chicago',
       createdAt: clock.now().toISOString(),
     });
     const key = await createApiKey(t.app, acme, 'telematics');

@@ -14774,6 +14774,18 @@ export interface operations {
                                 latitude: number;
                                 longitude: number;
                             };
+                            /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                            prediction?: {
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** @description The visibility integration’s vendor, e.g. project44 */
+                                source: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the provider computed the estimate
+                                 */
+                                estimatedAt: string;
+                            } | null;
                         }[];
                         segments: ({
                             sequence: number;
@@ -15364,6 +15376,18 @@ export interface operations {
                                 latitude: number;
                                 longitude: number;
                             };
+                            /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                            prediction?: {
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** @description The visibility integration’s vendor, e.g. project44 */
+                                source: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the provider computed the estimate
+                                 */
+                                estimatedAt: string;
+                            } | null;
                         }[];
                         segments: ({
                             sequence: number;
@@ -15757,6 +15781,18 @@ export interface operations {
                                 latitude: number;
                                 longitude: number;
                             };
+                            /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                            prediction?: {
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** @description The visibility integration’s vendor, e.g. project44 */
+                                source: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the provider computed the estimate
+                                 */
+                                estimatedAt: string;
+                            } | null;
                         }[];
                         segments: ({
                             sequence: number;
@@ -16150,6 +16186,18 @@ export interface operations {
                                 latitude: number;
                                 longitude: number;
                             };
+                            /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                            prediction?: {
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** @description The visibility integration’s vendor, e.g. project44 */
+                                source: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the provider computed the estimate
+                                 */
+                                estimatedAt: string;
+                            } | null;
                         }[];
                         segments: ({
                             sequence: number;
@@ -16545,6 +16593,18 @@ export interface operations {
                                 latitude: number;
                                 longitude: number;
                             };
+                            /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                            prediction?: {
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** @description The visibility integration’s vendor, e.g. project44 */
+                                source: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the provider computed the estimate
+                                 */
+                                estimatedAt: string;
+                            } | null;
                         }[];
                         segments: ({
                             sequence: number;
@@ -17290,6 +17350,18 @@ export interface operations {
                                     latitude: number;
                                     longitude: number;
                                 };
+                                /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                                prediction?: {
+                                    /** Format: date-time */
+                                    arrivalTime: string;
+                                    /** @description The visibility integration’s vendor, e.g. project44 */
+                                    source: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the provider computed the estimate
+                                     */
+                                    estimatedAt: string;
+                                } | null;
                             }[];
                             segments: ({
                                 sequence: number;
@@ -17762,6 +17834,18 @@ export interface operations {
                                     latitude: number;
                                     longitude: number;
                                 };
+                                /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                                prediction?: {
+                                    /** Format: date-time */
+                                    arrivalTime: string;
+                                    /** @description The visibility integration’s vendor, e.g. project44 */
+                                    source: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the provider computed the estimate
+                                     */
+                                    estimatedAt: string;
+                                } | null;
                             }[];
                         }[];
                     };
@@ -17972,6 +18056,18 @@ export interface operations {
                                 latitude: number;
                                 longitude: number;
                             };
+                            /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                            prediction?: {
+                                /** Format: date-time */
+                                arrivalTime: string;
+                                /** @description The visibility integration’s vendor, e.g. project44 */
+                                source: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the provider computed the estimate
+                                 */
+                                estimatedAt: string;
+                            } | null;
                         }[];
                         segments: ({
                             sequence: number;
@@ -18406,6 +18502,8 @@ export interface operations {
                                 /** @description When the driver was (or will be) there; null for a home terminal */
                                 at: string | null;
                                 routeId: string | null;
+                                /** @description The IANA zone of the start (the departure is read on its clocks) */
+                                timeZone: string;
                             } | null;
                             startClocks: {
                                 /** @description LOG (the duty-status log replayed), ROUTE_PLAN (the clocks the current route’s plan ends with) or the ELD integration that reported them */
@@ -18450,6 +18548,18 @@ export interface operations {
                                     latitude: number;
                                     longitude: number;
                                 };
+                                /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                                prediction?: {
+                                    /** Format: date-time */
+                                    arrivalTime: string;
+                                    /** @description The visibility integration’s vendor, e.g. project44 */
+                                    source: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the provider computed the estimate
+                                     */
+                                    estimatedAt: string;
+                                } | null;
                             }[];
                             /** @description The whole plan (with includePlans) */
                             segments?: ({
@@ -18701,6 +18811,18 @@ export interface operations {
                                     latitude: number;
                                     longitude: number;
                                 };
+                                /** @description GET /routes/{planId} on an ACTIVE route: the visibility provider’s predicted arrival (the figure monitoring uses for appointment alerts); null when no provider predicts this stop. Absent elsewhere. */
+                                prediction?: {
+                                    /** Format: date-time */
+                                    arrivalTime: string;
+                                    /** @description The visibility integration’s vendor, e.g. project44 */
+                                    source: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the provider computed the estimate
+                                     */
+                                    estimatedAt: string;
+                                } | null;
                             }[];
                             segments: ({
                                 sequence: number;

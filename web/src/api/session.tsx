@@ -42,6 +42,15 @@ async function viewerFor(token: string, email = ''): Promise<Viewer> {
   return { kind: 'user', me: await unwrap(api.GET('/api/v1/auth/me')) };
 }
 
+/** The server's `fleet_session` cookie: this browser holds a refresh cookie (it may have expired since). */
+function hasSessionHint(): boolean {
+  return typeof document !== 'undefined' && /(?:^|;\s*)fleet_session=1(?:;|$)/.test(document.cookie);
+}
+
+function forgetSessionHint(): void {
+  if (typeof document !== 'undefined') document.cookie = 'fleet_session=; Max-Age=0; path=/; SameSite=Strict';
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
 
@@ -49,7 +58,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setSessionLostHandler(() => setState({ status: 'anonymous', notice: 'Your session ended. Please sign in again.' }));
     let live = true;
     void (async () => {
-      const token = await refreshAccessToken();
+      // Only a browser that signed in holds the refresh cookie (the server's readable hint says so): a first
+      // visit goes straight to the sign-in page, without a refresh answered 401.
+      const token = hasSessionHint() ? await refreshAccessToken() : null;
+      if (!token) forgetSessionHint();
       if (!live) return;
       if (!token) return setState({ status: 'anonymous' });
       try {

@@ -6,18 +6,19 @@
 import { DUTY_LABELS, DUTY_ROWS, dutySpans, logDays, type DutyChange, type LogDay } from '../lib/duty';
 import { formatMinutes } from '../lib/durations';
 
-const W = 960;
-const LABEL = 110;
-const TOTAL = 60;
+/** The graph's own units: 24 hours across, four rows down (stretched to the box; lines keep their width). */
+const GRID_W = 960;
 const ROW = 26;
-const TOP = 18;
-const GRID_W = W - LABEL - TOTAL;
-const H = TOP + ROW * 4 + 6;
+const H = ROW * 4;
 
+/**
+ * One day: the row names and totals are page text at the page's size on either side of the graph (they
+ * stay in view while a phone scrolls the graph sideways); the hours are page text over it.
+ */
 function DayGrid({ day }: { day: LogDay }) {
   const span = day.endMs - day.startMs;
-  const x = (ms: number) => LABEL + ((ms - day.startMs) / span) * GRID_W;
-  const y = (status: string) => TOP + ROW * DUTY_ROWS.indexOf(status as never) + ROW / 2;
+  const x = (ms: number) => ((ms - day.startMs) / span) * GRID_W;
+  const y = (status: string) => ROW * DUTY_ROWS.indexOf(status as never) + ROW / 2;
   const hours = Math.round(span / 3_600_000);
   let d = '';
   day.spans.forEach((s, i) => {
@@ -28,38 +29,51 @@ function DayGrid({ day }: { day: LogDay }) {
   });
   const summary = DUTY_ROWS.map((r) => `${DUTY_LABELS[r]} ${formatMinutes(day.minutes[r])}`).join(', ');
   return (
-    <svg className="log-grid" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Duty status on ${day.date}: ${summary}`}>
-      {Array.from({ length: hours + 1 }, (_, h) => {
-        const hx = LABEL + (h / hours) * GRID_W;
-        const label = h === 0 || h === hours ? 'M' : h === 12 ? 'N' : String(h % 12);
-        return (
-          <g key={h}>
-            <line className="grid-hour" x1={hx} x2={hx} y1={TOP} y2={TOP + ROW * 4} />
-            <text x={hx} y={TOP - 5} textAnchor="middle">
-              {label}
-            </text>
-            {h < hours &&
-              [1, 2, 3].map((q) => {
-                const qx = hx + (q / 4) * (GRID_W / hours);
-                return DUTY_ROWS.map((_, r) => <line key={`${q}-${r}`} className="grid-line" x1={qx} x2={qx} y1={TOP + ROW * r + (q === 2 ? ROW * 0.5 : ROW * 0.7)} y2={TOP + ROW * (r + 1)} />);
-              })}
-          </g>
-        );
-      })}
-      {DUTY_ROWS.map((r, i) => (
-        <g key={r}>
-          <line className="grid-hour" x1={LABEL} x2={LABEL + GRID_W} y1={TOP + ROW * i} y2={TOP + ROW * i} />
-          <text x={4} y={TOP + ROW * i + ROW / 2 + 4}>
-            {DUTY_LABELS[r]}
-          </text>
-          <text x={W - 4} y={TOP + ROW * i + ROW / 2 + 4} textAnchor="end" data-row-total={r}>
+    <div className="log-grid" role="img" aria-label={`Duty status on ${day.date}: ${summary}`}>
+      <div className="log-grid-labels" aria-hidden="true">
+        {DUTY_ROWS.map((r) => (
+          <div key={r}>{DUTY_LABELS[r]}</div>
+        ))}
+      </div>
+      <div className="log-grid-scroll">
+        <div className="log-grid-canvas">
+          <div className="log-grid-hours" aria-hidden="true">
+            {Array.from({ length: hours + 1 }, (_, h) => (
+              <span key={h} style={{ left: `${(h / hours) * 100}%` }}>
+                {h === 0 || h === hours ? 'M' : h === 12 ? 'N' : String(h % 12)}
+              </span>
+            ))}
+          </div>
+          <svg viewBox={`0 0 ${GRID_W} ${H}`} preserveAspectRatio="none" aria-hidden="true">
+            {Array.from({ length: hours + 1 }, (_, h) => {
+              const hx = (h / hours) * GRID_W;
+              return (
+                <g key={h}>
+                  <line className="grid-hour" x1={hx} x2={hx} y1={0} y2={H} />
+                  {h < hours &&
+                    [1, 2, 3].map((q) => {
+                      const qx = hx + (q / 4) * (GRID_W / hours);
+                      return DUTY_ROWS.map((_, r) => <line key={`${q}-${r}`} className="grid-line" x1={qx} x2={qx} y1={ROW * r + (q === 2 ? ROW * 0.5 : ROW * 0.7)} y2={ROW * (r + 1)} />);
+                    })}
+                </g>
+              );
+            })}
+            {DUTY_ROWS.map((r, i) => (
+              <line key={r} className="grid-hour" x1={0} x2={GRID_W} y1={ROW * i} y2={ROW * i} />
+            ))}
+            <line className="grid-hour" x1={0} x2={GRID_W} y1={H} y2={H} />
+            <path className="duty-line" d={d} />
+          </svg>
+        </div>
+      </div>
+      <div className="log-grid-totals">
+        {DUTY_ROWS.map((r) => (
+          <div key={r} data-row-total={r}>
             {formatMinutes(day.minutes[r])}
-          </text>
-        </g>
-      ))}
-      <line className="grid-hour" x1={LABEL} x2={LABEL + GRID_W} y1={TOP + ROW * 4} y2={TOP + ROW * 4} />
-      <path className="duty-line" d={d} />
-    </svg>
+          </div>
+        ))}
+      </div>
+    </div>
   );
 }
 

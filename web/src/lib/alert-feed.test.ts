@@ -154,12 +154,18 @@ describe('alert feed words', () => {
     expect(actorLabel(null, 'usr_me')).toBe('—');
   });
 
+  it('writes distances as alert sentences do: tenths under ten miles, whole miles from ten on', () => {
+    expect(metadataEntries({ distanceMiles: 6.26 })).toEqual([['Off the path by', '6.3 mi']]);
+    expect(metadataEntries({ distanceMiles: 9.96 })).toEqual([['Off the path by', '10 mi']]);
+    expect(metadataEntries({ distanceMiles: 30.7 })).toEqual([['Off the path by', '31 mi']]);
+  });
+
   it('lists metadata readably, the recommended action first', () => {
     expect(keyLabel('driveTimeRemaining')).toBe('Drive time remaining');
     expect(keyLabel('eta_delay-minutes')).toBe('Eta delay minutes');
     expect(metadataEntries({ distanceMiles: 30.456, offRoute: true, recommendedAction: 'PLAN_REST_STOP', empty: null, latitude: 40.15, someFlag: true, where: { lat: 1 } })).toEqual([
       ['Recommended', 'Plan a rest stop'],
-      ['Off the path by', '30.5 mi'],
+      ['Off the path by', '30 mi'],
       ['Some flag', 'Yes'],
     ]);
     // What the issue saw in the drawer: codes, a vendor id, decimal hours. Now words and h:mm.

@@ -391,7 +391,8 @@ function factText(fact: Fact | undefined, v: unknown, timeZone?: string): string
       case 'minutes':
         return v < 60 ? `${Math.round(v)} min` : hoursMinutes(v / 60);
       case 'miles':
-        return `${Math.round(v * 10) / 10} mi`;
+        // As the alert's own sentence writes it: tenths under ten miles, whole miles from ten on.
+        return `${Math.abs(v) < 10 ? Math.round(v * 10) / 10 : Math.round(v)} mi`;
       case 'percent':
         return `${Math.round(v)} %`;
       default:

@@ -113,7 +113,7 @@ export interface CandidateRow {
   startSource: string;
 }
 
-/** One row of the candidates table; times in the zone of the stop they are about (departure: the pickup's). */
+/** One row of the candidates table; times in the zone of the place they are about (departure: the driver's start's; arrival: the last stop's). */
 export function candidateRow(c: Candidate): CandidateRow {
   const first = c.stops[0];
   const last = c.stops[c.stops.length - 1];
@@ -124,7 +124,7 @@ export function candidateRow(c: Candidate): CandidateRow {
     verdict: verdict(c),
     reason: c.feasible ? '' : c.locationKnown ? reasonText(c.reasons) : LOCATION_UNKNOWN_REASON,
     deadhead: c.deadheadMiles === null ? '—' : miles(c.deadheadMiles),
-    departure: c.start ? inZone(c.departureTime, first?.timeZone) : '—',
+    departure: c.start ? inZone(c.departureTime, c.start.timeZone ?? first?.timeZone) : '—',
     arrival: c.arrivalTime ? inZone(c.arrivalTime, last?.timeZone) : '—',
     startName: c.start?.name ?? 'Unknown',
     startSource: c.start ? startSourceLabel(c.start.source) : 'Location unknown',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPlannedStop, pickDriverRoute, routeProgress, type PlanSegment } from './driver-route';
+import { expectedTimes, nextPlannedStop, pickDriverRoute, routeProgress, type PlanSegment } from './driver-route';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-03-02T14:00:00Z');
@@ -37,6 +37,26 @@ describe('where a driver stands on the route', () => {
     const end = routeProgress(stops, T0 + 9 * H);
     expect(end).toEqual({ next: null, atStop: false, remaining: [], done: 3 });
     expect(routeProgress([], T0)).toEqual({ next: null, atStop: false, remaining: [], done: 0 });
+  });
+});
+
+describe('a visibility provider’s predicted arrival', () => {
+  const late = { arrivalTime: iso(T0 + 5 * H), source: 'project44', estimatedAt: iso(T0 + 2 * H) };
+  const stops = [stop(0, 'Origin', 0, 0), { ...stop(1, 'Pickup', 3, 4), prediction: late }, { ...stop(2, 'Delivery', 8, 9), prediction: null }];
+
+  it('takes the place of the plan’s arrival, the time at the stop kept; the plan’s times where none is given', () => {
+    expect(expectedTimes(stops[1]!)).toEqual({ arrival: iso(T0 + 5 * H), departure: iso(T0 + 6 * H), prediction: late });
+    expect(expectedTimes(stops[2]!)).toEqual({ arrival: iso(T0 + 8 * H), departure: iso(T0 + 9 * H), prediction: null });
+    expect(expectedTimes(stops[0]!, true).prediction).toBeNull();
+  });
+
+  it('keeps a stop ahead while the truck is predicted to reach it later than planned', () => {
+    // 4:30 after departure: by the plan the pickup is behind; by the prediction the truck is on its way there.
+    const p = routeProgress(stops, T0 + 4.5 * H);
+    expect(p.next?.name).toBe('Pickup');
+    expect(p.atStop).toBe(false);
+    expect(routeProgress(stops, T0 + 5.5 * H)).toMatchObject({ atStop: true, done: 1 });
+    expect(routeProgress(stops, T0 + 6 * H).next?.name).toBe('Delivery');
   });
 });
 

@@ -1,7 +1,15 @@
 /**
- * Where a driver stands on their route, from the plan's times: the stop they are at or head to next,
- * the stops still ahead, and the next planned rest or fuel stop. Pure (tested in driver-route.test.ts).
+ * Where a driver stands on their route, from the plan's times (a visibility provider's predicted arrival
+ * taking the place of the plan's where there is one): the stop they are at or head to next, the stops
+ * still ahead, and the next planned rest or fuel stop. Pure (tested in driver-route.test.ts).
  */
+
+/** A visibility provider's predicted arrival at a stop (GET /routes/{planId} on an ACTIVE route). */
+export interface StopPrediction {
+  arrivalTime: string;
+  source: string;
+  estimatedAt: string;
+}
 
 export interface PlanStop {
   sequence: number;
@@ -10,6 +18,28 @@ export interface PlanStop {
   arrivalTime: string;
   departureTime: string;
   timeZone?: string;
+  prediction?: StopPrediction | null;
+}
+
+export interface ExpectedTimes {
+  /** When the truck is expected at the stop: the provider's prediction, else the plan's arrival. */
+  arrival: string;
+  /** When it leaves: the expected arrival plus the plan's time at the stop. */
+  departure: string;
+  /** The prediction behind `arrival`, or null when it is the plan's. */
+  prediction: StopPrediction | null;
+}
+
+/**
+ * The times to show for a stop. The origin keeps the plan's departure (nobody predicts it). Elsewhere the
+ * provider's predicted arrival is the one the dispatcher's appointment alerts use (monitoring projects
+ * arrivals from the same signal), so the driver reads the same ETA.
+ */
+export function expectedTimes(stop: PlanStop, first = false): ExpectedTimes {
+  const p = first ? null : (stop.prediction ?? null);
+  if (!p) return { arrival: stop.arrivalTime, departure: stop.departureTime, prediction: null };
+  const dwell = Math.max(0, Date.parse(stop.departureTime) - Date.parse(stop.arrivalTime));
+  return { arrival: p.arrivalTime, departure: new Date(Date.parse(p.arrivalTime) + dwell).toISOString(), prediction: p };
 }
 
 export interface RouteProgress<S extends PlanStop> {
@@ -23,13 +53,14 @@ export interface RouteProgress<S extends PlanStop> {
   done: number;
 }
 
-/** A stop is behind the driver once its planned departure has passed. */
+/** A stop is behind the driver once its expected departure (expectedTimes) has passed. */
 export function routeProgress<S extends PlanStop>(stops: readonly S[], nowMs: number): RouteProgress<S> {
   const ordered = [...stops].sort((a, b) => a.sequence - b.sequence);
-  const remaining = ordered.filter((s) => Date.parse(s.departureTime) > nowMs);
+  const times = (s: S) => expectedTimes(s, s === ordered[0]);
+  const remaining = ordered.filter((s) => Date.parse(times(s).departure) > nowMs);
   const next = remaining[0] ?? null;
   // Before departure the driver is at the origin, whatever its planned arrival says.
-  const atStop = next !== null && (next === ordered[0] || Date.parse(next.arrivalTime) <= nowMs);
+  const atStop = next !== null && (next === ordered[0] || Date.parse(times(next).arrival) <= nowMs);
   return { next, atStop, remaining, done: ordered.length - remaining.length };
 }
 

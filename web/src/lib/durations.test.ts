@@ -71,5 +71,10 @@ describe('a re-planned route’s gap', () => {
     const t = planTotals({ departureTime: '2026-11-29T02:00:00Z', arrivalTime: '2026-11-29T08:00:00Z', segments });
     expect(t.onDuty + t.rest + planGaps(segments)[0]!.minutes).toBe(t.trip);
     expect(planGaps(segments.filter((_, i) => i !== 1))).toEqual([{ before: 1, startTime: '2026-11-29T03:00:00Z', endTime: '2026-11-29T07:00:00Z', minutes: 240 }]);
+    // Re-planned before the first completed stop: nothing of the driven part is kept, the gap leads.
+    const fresh = segments.slice(1);
+    expect(planGaps(fresh, '2026-11-29T02:00:00Z')).toEqual([{ before: 0, startTime: '2026-11-29T02:00:00Z', endTime: '2026-11-29T05:08:30Z', minutes: 189 }]);
+    const f = planTotals({ departureTime: '2026-11-29T02:00:00Z', arrivalTime: '2026-11-29T08:00:00Z', segments: fresh });
+    expect(f.onDuty + f.rest + 189).toBe(f.trip);
   });
 });

@@ -90,9 +90,15 @@ export interface PlanGap {
   minutes: number;
 }
 
-/** The holes between consecutive segments (a re-planned route's "driven, not planned" stretch), in whole minutes as shown. */
-export function planGaps(segments: readonly PlanSegmentTimes[]): PlanGap[] {
+/**
+ * The holes in a plan's time (a re-planned route's "driven, not planned" stretch), in whole minutes as
+ * shown: from the departure to the first segment (a route re-planned before its first completed stop
+ * keeps no segment of the driven part), and between consecutive segments.
+ */
+export function planGaps(segments: readonly PlanSegmentTimes[], departureTime?: string): PlanGap[] {
   const gaps: PlanGap[] = [];
+  const lead = departureTime && segments[0] ? minutesBetween(departureTime, segments[0].start_time) : 0;
+  if (lead > 0) gaps.push({ before: 0, startTime: departureTime!, endTime: segments[0]!.start_time, minutes: lead });
   for (let i = 1; i < segments.length; i++) {
     const minutes = minutesBetween(segments[i - 1]!.end_time, segments[i]!.start_time);
     if (minutes > 0) gaps.push({ before: i, startTime: segments[i - 1]!.end_time, endTime: segments[i]!.start_time, minutes });

@@ -14,7 +14,7 @@ export function dateTime(iso: string | null | undefined, timeZone?: string): str
 
 export function timeOnly(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return '—';
-  return new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));
+  return new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(iso));
 }
 
 export function relative(iso: string | null | undefined, now = Date.now()): string {

@@ -1,12 +1,16 @@
 /** The stop the driver heads to (or is at): its ETA or departure in the stop's local time, and its appointment. */
 import type { Ok } from '../../api/client';
+import { expectedTimes } from '../../lib/driver-route';
 import { dateTime, hoursMinutes, humanize, relative, timeOnly } from '../../lib/format';
+import { ago, label } from '../../lib/glossary';
 
 type Stop = Ok<'/api/v1/routes/{planId}'>['stops'][number];
 
 export function NextStop({ stop, atStop, now }: { stop: Stop; atStop: boolean; now: number }) {
   const origin = stop.type === 'ORIGIN';
-  const when = atStop ? stop.departureTime : stop.arrivalTime;
+  // The visibility provider's prediction where there is one: the ETA the dispatcher's alerts use.
+  const expected = expectedTimes(stop, origin);
+  const when = atStop ? expected.departure : expected.arrival;
   return (
     <div>
       <p className="driver-next-name">{stop.name}</p>
@@ -20,6 +24,11 @@ export function NextStop({ stop, atStop, now }: { stop: Stop; atStop: boolean; n
         {stop.timeZone ? `Local time at the stop (${stop.timeZone}) · ` : ''}
         {relative(when, now)}
       </p>
+      {expected.prediction && (
+        <p className="muted" data-testid="next-stop-eta-source">
+          {label('vendor', expected.prediction.source)}’s estimate, {ago(Date.parse(expected.prediction.estimatedAt), now)} · planned {dateTime(atStop ? stop.departureTime : stop.arrivalTime, stop.timeZone)}
+        </p>
+      )}
       <Appointment stop={stop} />
     </div>
   );

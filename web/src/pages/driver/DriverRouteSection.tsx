@@ -5,7 +5,8 @@
  */
 import type { Ok } from '../../api/client';
 import { ErrorBanner, Facts, Loading, StatusBadge } from '../../components/ui';
-import { nextPlannedStop, routeProgress } from '../../lib/driver-route';
+import { expectedTimes, nextPlannedStop, routeProgress } from '../../lib/driver-route';
+import { label } from '../../lib/glossary';
 import { dateTime, hoursMinutes, humanize, miles } from '../../lib/format';
 import type { Loaded } from '../../lib/use-api';
 import { Appointment, NextStop } from './DriverNextStop';
@@ -84,8 +85,9 @@ export function DriverRouteSection({ routes, now, driverId }: { routes: Loaded<D
                   {s.name} <span className="muted">· {humanize(s.type)}</span>
                 </div>
                 <div>
-                  {s.type === 'ORIGIN' ? 'Departs' : 'ETA'} <strong>{dateTime(s.type === 'ORIGIN' ? s.departureTime : s.arrivalTime, s.timeZone)}</strong>
+                  {s.type === 'ORIGIN' ? 'Departs' : 'ETA'} <strong>{dateTime(s.type === 'ORIGIN' ? s.departureTime : expectedTimes(s).arrival, s.timeZone)}</strong>
                   {s.timeZone && <span className="muted"> ({s.timeZone})</span>}
+                  {s.type !== 'ORIGIN' && s.prediction && <span className="muted"> · {label('vendor', s.prediction.source)}’s estimate</span>}
                 </div>
                 <Appointment stop={s} />
               </li>

@@ -1,5 +1,6 @@
 /** A route's stops with their appointments, arrival and departure in each stop's local time. */
 import { TableWrap } from '../../components/ui';
+import { ago, label } from '../../lib/glossary';
 import { hoursMinutes } from '../../lib/format';
 import { inZone } from '../../lib/local-time';
 import type { RoutePlan } from '../../lib/route-map';
@@ -41,7 +42,15 @@ export function RouteStops({ stops }: { stops: RoutePlan['stops'] }) {
                   '—'
                 )}
               </td>
-              <td>{inZone(s.arrivalTime, s.timeZone)}</td>
+              <td>
+                {inZone(s.arrivalTime, s.timeZone)}
+                {i > 0 && s.prediction && (
+                  <div className="small" data-testid="stop-prediction">
+                    {label('vendor', s.prediction.source)} expects {inZone(s.prediction.arrivalTime, s.timeZone)}
+                    <span className="muted"> (estimated {ago(Date.parse(s.prediction.estimatedAt))})</span>
+                  </div>
+                )}
+              </td>
               <td>{inZone(s.departureTime, s.timeZone)}</td>
               <td>{s.timeZone ?? '—'}</td>
               <td>{s.withinWindow === null ? '—' : s.withinWindow ? 'On time' : `Late by ${hoursMinutes(s.lateByHours)}`}</td>

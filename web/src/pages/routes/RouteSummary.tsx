@@ -19,19 +19,18 @@ export function RouteSummary({ plan }: { plan: RoutePlan }) {
   const totals = summaryMinutes(plan);
   const fuelBought = s.fuelPurchasedCost !== undefined ? `${money(s.fuelPurchasedCost)} (${Math.round(s.fuelPurchasedGallons ?? 0)} gal)` : '—';
   const fuelBurned = `${money(s.estimatedFuelCost)}${s.fuelBurnedGallons !== undefined ? ` (${Math.round(s.fuelBurnedGallons)} gal)` : ''}`;
-  const gaps = planGaps(plan.segments);
+  const gaps = planGaps(plan.segments, plan.departureTime);
   const gapMinutes = gaps.reduce((n, g) => n + g.minutes, 0);
-  const replanned: Array<[string, string]> =
-    plan.revision > 1
-      ? [
-          [
-            'Re-planned',
-            `${plan.revisedAt ? inZone(plan.revisedAt, first?.timeZone) : 'yes'} (revision ${plan.revision}): the plan holds the trip up to the last completed stop and from the re-plan on`,
-          ],
-        ]
-      : [];
+  const replanned: Array<[string, string]> = plan.revision > 1 ? [['Re-planned', `${plan.revisedAt ? inZone(plan.revisedAt, first?.timeZone) : '—'} (revision ${plan.revision})`]] : [];
   const between: Array<[string, string]> = gapMinutes > 0 ? [['Driven before the re-plan (not planned)', formatMinutes(gapMinutes)]] : [];
   return (
+    <>
+      {plan.revision > 1 && (
+        <p className="muted small" data-testid="replanned-note">
+          Re-planned from the truck’s position: the plan holds the trip up to the last completed stop and from the re-plan on
+          {gapMinutes > 0 ? '; the stretch driven in between is counted on its own line, so the times add up to the trip time.' : '.'}
+        </p>
+      )}
     <Facts
       items={[
         ...replanned,
@@ -52,5 +51,6 @@ export function RouteSummary({ plan }: { plan: RoutePlan }) {
         ['Appointments missed', s.appointmentsMissed],
       ]}
     />
+    </>
   );
 }

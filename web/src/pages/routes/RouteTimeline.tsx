@@ -45,7 +45,7 @@ const endPlace = (s: Segment) => (s.type === 'drive' ? s.to.name : s.location);
 const startPlace = (s: Segment) => (s.type === 'drive' ? s.from.name : s.location);
 
 /** `names`: the drivers' names by id (a team's drives and driver changes name them). */
-export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['segments']; names?: Readonly<Record<string, string>> }) {
+export function RouteTimeline({ segments, names = {}, departureTime }: { segments: RoutePlan['segments']; names?: Readonly<Record<string, string>>; departureTime?: string }) {
   return (
     <TableWrap>
       <table className="timeline">
@@ -75,7 +75,9 @@ export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['s
         </thead>
         <tbody>
           {segments.map((s, i) => {
-            const gap = i > 0 ? minutesBetween(segments[i - 1]!.end_time, s.start_time) : 0;
+            // The first segment after a re-plan that kept no driven segment starts after the departure.
+            const gapFrom = i > 0 ? segments[i - 1]!.end_time : departureTime;
+            const gap = gapFrom ? minutesBetween(gapFrom, s.start_time) : 0;
             const h = s.hos_state_after;
             const driver = s.type === 'drive' ? s.driver_id : undefined;
             const row = (
@@ -103,7 +105,7 @@ export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['s
             );
             if (gap <= 0) return row;
             // A re-planned route: the stretch between the last completed stop and the re-plan was driven, not planned.
-            const prev = segments[i - 1]!;
+            const prev = segments[i - 1];
             return (
               <Fragment key={s.sequence}>
                 <tr className="seg seg-gap" data-testid="segment-gap">
@@ -111,8 +113,8 @@ export function RouteTimeline({ segments, names = {} }: { segments: RoutePlan['s
                   <th scope="row" className="seg-kind">
                     Driven, not planned
                   </th>
-                  <td>{`${endPlace(prev)} → ${startPlace(s)}`}</td>
-                  <td>{inZone(prev.end_time, endZone(prev))}</td>
+                  <td>{prev ? `${endPlace(prev)} → ${startPlace(s)}` : `To ${startPlace(s)}`}</td>
+                  <td>{inZone(gapFrom, prev ? endZone(prev) : startZone(s))}</td>
                   <td>{inZone(s.start_time, startZone(s))}</td>
                   <td>{formatMinutes(gap)}</td>
                   <td colSpan={5}>The route was re-planned from the truck’s position here; its positions show this stretch.</td>

@@ -206,7 +206,7 @@ export function RouteViewPage({ params }: { params: { planId: string } }) {
         <p className="muted small">
           Each time is the local time where the segment starts or ends. The clocks are what is left after the segment{plan.coDriverId ? ' to the driver at the wheel (after a driver change, the one taking it)' : ''}.
         </p>
-        <RouteTimeline segments={plan.segments} names={names} />
+        <RouteTimeline segments={plan.segments} names={names} departureTime={plan.departureTime} />
       </div>
 
       <RouteLogs plan={plan} names={names} timeZone={originZone} />
