@@ -77,3 +77,11 @@ const VENDOR_NAMES: Record<string, string> = {
 export function vendorName(vendor: string): string {
   return VENDOR_NAMES[vendor.toLowerCase()] ?? vendor.charAt(0).toUpperCase() + vendor.slice(1);
 }
+
+/**
+ * When a limit binds, in words: "binds after 1:47 more driving", or "is reached" once less than half a
+ * minute is left (never "binds after 0:00 more driving").
+ */
+export const bindsAfter = (hoursLeft: number): string => (hm(hoursLeft) === '0:00' ? 'is reached' : `binds after ${hm(hoursLeft)} more driving`);
+/** "after 7:00 more driving", or "now" once less than half a minute is left. */
+export const neededAfter = (hoursLeft: number): string => (hm(hoursLeft) === '0:00' ? 'now' : `after ${hm(hoursLeft)} more driving`);

@@ -330,4 +330,43 @@ describeBrowser('drivers, vehicles, loads and locations in the browser', () => {
     await screenshot(page, 'fleet-15-locations');
     expect(unexpectedProblems(b.problems)).toEqual([]);
   });
+
+  it('a driver whose ELD and log disagree: the same clocks on the list and the page, their source named, the disagreement stated', async () => {
+    const { page } = b;
+    const api = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+      const res = await w.t.app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
+      return res.json();
+    };
+    const lena = await createDriver(w.t.app, owner.auth, { firstName: 'Lena', lastName: 'Ortiz' });
+    // Her log: driving for 7:23 (3:37 left by the log); her ELD, synced 28 seconds ago: none left.
+    const now = Date.now();
+    await api('POST', `/api/v1/drivers/${lena.id}/duty-status`, { status: 'ON_DUTY_DRIVING', at: new Date(now - (7 * 60 + 23) * 60_000).toISOString() });
+    const integration = await api('POST', '/api/v1/integrations', { vendor: 'fake_eld', name: 'ELD', config: { apiToken: 'browser-one-truth' } });
+    await w.t.db.system((tx) =>
+      tx.query(
+        `INSERT INTO driver_eld_clocks (tenant_id, driver_id, integration_id, source, vendor_driver_id, current_status, drive_remaining_ms, shift_remaining_ms, cycle_remaining_ms, break_remaining_ms, synced_at)
+         SELECT tenant_id, $1, $2, 'samsara', 'v-lena', 'ON_DUTY_DRIVING', 0, $3, $4, $5, $6 FROM drivers WHERE id = $1`,
+        [lena.id, integration.id, (6 * 60 + 37) * 60_000, (62 * 60 + 37) * 60_000, 37 * 60_000, new Date(now - 28_000)],
+      ),
+    );
+    const hos = await api('GET', `/api/v1/drivers/${lena.id}/hos`);
+    expect(hos.disagreement?.message).toMatch(/^Samsara and the duty-status log disagree: 0:00 of driving left by Samsara, 3:3\d by the log/);
+
+    await page.goto('/drivers?search=Ortiz');
+    const row = page.getByRole('row', { name: /Lena Ortiz/ });
+    await row.getByTestId('disagreement-flag').waitFor();
+    expect(await row.textContent()).toMatch(/0:00.*from Samsara, \d+ seconds? ago/);
+    expect(await row.getByTestId('disagreement-flag').getAttribute('title')).toBe(hos.disagreement.message);
+    await screenshot(page, 'fleet-16-drivers-disagreement');
+
+    await row.getByRole('link', { name: 'Lena Ortiz' }).click();
+    await page.getByTestId('hos-disagreement').waitFor();
+    expect(await clock(page, 'Drive time left')).toBe('0:00');
+    expect(await page.getByTestId('hos-disagreement').textContent()).toBe(hos.disagreement.message);
+    expect(await page.locator('main').textContent()).toMatch(/Clocks from Samsara, \d+ seconds? ago/);
+    await screenshot(page, 'fleet-17-driver-disagreement');
+    await docsScreenshot(page, 'driver-hours-disagree');
+    expect(unexpectedProblems(b.problems)).toEqual([]);
+  });
 });

@@ -48,7 +48,7 @@ describe('hosNow: one truth for a driver’s hours', () => {
     expect(h.disagreement?.message).toMatch(/The clocks shown are Samsara's/);
     // Nothing says the driver may drive on: the next rest binds now, by the driving limit.
     expect(h.nextRest).toMatchObject({ kind: 'FULL_REST', limitedBy: 'DRIVE', requiredAfterDrivingHours: 0 });
-    expect(h.nextRest.explanation).toBe('The driving limit binds after 0:00 more driving: 49 CFR 395.3(a)(1) 10 consecutive hours off duty restores the duty period.');
+    expect(h.nextRest.explanation).toBe('The driving limit is reached: 49 CFR 395.3(a)(1) 10 consecutive hours off duty restores the duty period.');
     expect(h.explanation.join('\n')).toMatch(/clocks from Samsara, reported Sun, Nov 29, 13:52 UTC/);
     expect(h.explanation.join('\n')).not.toMatch(/\d+\.\d+ h|\d{4}-\d\d-\d\dT/);
   });

@@ -16,7 +16,7 @@ import { clocksFromEld, type EldReportedClocks } from './eld-clocks.js';
 import { evaluate, LIMIT_WORDS } from './evaluate.js';
 import { limitsOf, type HosLimits } from './rules.js';
 import type { DutyPeriod, HosClocks, HosEvaluation, LimitKind, NextRest, RuleSet } from './types.js';
-import { clockAt, hm, offsetZone, vendorName } from '../words.js';
+import { bindsAfter, clockAt, hm, neededAfter, offsetZone, vendorName } from '../words.js';
 
 /** Clocks from an ELD and the log further apart than this are said to disagree. */
 export const DISAGREEMENT_MINUTES = 5;
@@ -113,12 +113,12 @@ export function restFromClocks(c: HosClocks, lim: HosLimits): NextRest {
   const within = Number.isFinite(c.windowRemaining) ? Math.max(after, c.windowRemaining) : after;
   const base = { requiredAfterDrivingHours: after, requiredWithinHours: within, limitedBy };
   if (limitedBy === 'BREAK') {
-    return { ...base, kind: 'BREAK', durationHours: lim.breakHours, explanation: `${lim.rules.break}: a 30-minute non-driving period is needed after ${hm(after)} more driving.` };
+    return { ...base, kind: 'BREAK', durationHours: lim.breakHours, explanation: `${lim.rules.break}: a 30-minute non-driving period is needed ${neededAfter(after)}.` };
   }
   if (limitedBy === 'CYCLE') {
-    return { ...base, kind: 'RESTART', durationHours: lim.restartOffHours, explanation: `The cycle limit binds after ${hm(after)} more driving: ${lim.rules.restart} resets it.` };
+    return { ...base, kind: 'RESTART', durationHours: lim.restartOffHours, explanation: `The cycle limit ${bindsAfter(after)}: ${lim.rules.restart} resets it.` };
   }
-  return { ...base, kind: 'FULL_REST', durationHours: lim.resetOffHours, explanation: `The ${LIMIT_WORDS[limitedBy]} binds after ${hm(after)} more driving: ${lim.rules.reset} restores the duty period.` };
+  return { ...base, kind: 'FULL_REST', durationHours: lim.resetOffHours, explanation: `The ${LIMIT_WORDS[limitedBy]} ${bindsAfter(after)}: ${lim.rules.reset} restores the duty period.` };
 }
 
 function explainEld(c: HosClocks, lim: HosLimits, source: ClockSource, rest: NextRest, disagreement: Disagreement | null): string[] {

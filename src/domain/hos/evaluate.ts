@@ -8,7 +8,7 @@ import { HosError } from './errors.js';
 import { limitsOf } from './rules.js';
 import { availabilityOf, clocksFrom, read, violationsFrom } from './select.js';
 import { HOUR_MS, type DutyPeriod, type HosEvaluation, type LimitKind, type NextRest, type RuleSet, type RuleSetOptions, type Violation } from './types.js';
-import { clockAt, hm, offsetZone } from '../words.js';
+import { bindsAfter, clockAt, hm, neededAfter, offsetZone } from '../words.js';
 
 /** Timestamps in developer errors (a malformed timeline) stay ISO: they quote the input. */
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
@@ -108,7 +108,7 @@ function nextRestOf(s: HosState): NextRest {
   const within = Math.max(after, elapsedLeft);
   const base = { requiredAfterDrivingHours: after, requiredWithinHours: within, limitedBy: a.limitedBy };
   if (a.limitedBy === 'BREAK') {
-    return { ...base, kind: 'BREAK', durationHours: lim.breakHours, explanation: `${lim.rules.break}: a 30-minute non-driving period is needed after ${dur(after)} more driving.` };
+    return { ...base, kind: 'BREAK', durationHours: lim.breakHours, explanation: `${lim.rules.break}: a 30-minute non-driving period is needed ${neededAfter(after)}.` };
   }
   if (a.limitedBy === 'CYCLE') {
     const recap = clocksFrom(s).cycleHoursRecapturedTomorrow;
@@ -116,7 +116,7 @@ function nextRestOf(s: HosState): NextRest {
       ...base,
       kind: 'RESTART',
       durationHours: lim.restartOffHours,
-      explanation: `The cycle limit binds after ${dur(after)} more driving: ${lim.rules.restart} resets it (or wait for the daily recap: ${dur(recap)} come back at the next midnight).`,
+      explanation: `The cycle limit ${bindsAfter(after)}: ${lim.rules.restart} resets it (or wait for the daily recap: ${dur(recap)} come back at the next midnight).`,
     };
   }
   const split = lim.split;
@@ -138,7 +138,7 @@ function nextRestOf(s: HosState): NextRest {
     ...base,
     kind: 'FULL_REST',
     durationHours: lim.resetOffHours,
-    explanation: `The ${LIMIT_WORDS[a.limitedBy]} binds after ${dur(after)} more driving: ${lim.rules.reset} restores the duty period.`,
+    explanation: `The ${LIMIT_WORDS[a.limitedBy]} ${bindsAfter(after)}: ${lim.rules.reset} restores the duty period.`,
   };
 }
 

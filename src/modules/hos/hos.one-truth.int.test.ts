@@ -68,7 +68,7 @@ describe.each(DB_KINDS)('one set of hours per driver (%s)', (kind) => {
     const hos = await api('GET', `/api/v1/drivers/${lena.id}/hos`);
     expect(hos).toMatchObject({ currentHoursDriven: 11, driveTimeRemaining: 0, source: 'samsara', clockSource: source, disagreement });
     expect(hos.nextRequiredRest).toMatchObject({ kind: 'FULL_REST', requiredAfterDrivingHours: 0, limitedBy: 'DRIVE' });
-    expect(hos.nextRequiredRest.explanation).toBe('The driving limit binds after 0:00 more driving: 49 CFR 395.3(a)(1) 10 consecutive hours off duty restores the duty period.');
+    expect(hos.nextRequiredRest.explanation).toBe('The driving limit is reached: 49 CFR 395.3(a)(1) 10 consecutive hours off duty restores the duty period.');
     expect(hos.explanation).toContain(disagreement.message);
 
     // The Drivers list and the driver record: the same figures.
