@@ -46,6 +46,8 @@ describe('npm scripts stop with their process', () => {
       await until(() => !running(service[0]!), 'the service process to end', 30_000);
       expect(await portTaken(script.port)).toBe(false);
       if (name === 'start') expect(script.output()).toContain('"msg":"shut down"');
-    });
+      // A first `npm start` builds the service and the dashboard (what a person's first run does): on a
+      // busy CI machine that alone can pass a minute, so the test allows what healthy() allows.
+    }, 240_000);
   }
 });
