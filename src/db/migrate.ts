@@ -8,6 +8,7 @@ import routePlansJson from './migrations/007_route_plans_json.js';
 import routeRevisions from './migrations/008_route_revisions.js';
 import teamDrivers from './migrations/009_team_drivers.js';
 import driverLocations from './migrations/010_driver_locations.js';
+import recordsOfDutyStatus from './migrations/011_records_of_duty_status.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '008_route_revisions', sql: routeRevisions },
   { id: '009_team_drivers', sql: teamDrivers },
   { id: '010_driver_locations', sql: driverLocations },
+  { id: '011_records_of_duty_status', sql: recordsOfDutyStatus },
 ];
 
 /**
@@ -68,6 +70,14 @@ BEGIN
         USING (tenant_id = current_setting('app.tenant_id', true))
         WITH CHECK (tenant_id = current_setting('app.tenant_id', true))$p$, t.relname);
     END IF;
+  END LOOP;
+  -- Records of duty status, their corrections and certifications are kept (49 CFR 395.8(k)): the
+  -- application may not delete them.
+  FOR t IN
+    SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname IN ('duty_status_events', 'log_edits', 'log_certifications')
+  LOOP
+    EXECUTE format('REVOKE DELETE, TRUNCATE ON %I FROM ${APP_ROLE}', t.relname);
   END LOOP;
 END $$;
 `;

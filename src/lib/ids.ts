@@ -34,6 +34,8 @@ export const ID_PREFIXES = {
   position: 'pos',
   alertNote: 'note',
   attempt: 'att',
+  logEdit: 'edt',
+  certification: 'crt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -28,6 +28,10 @@ export const POLICIES = {
   // A DRIVER user reads the HOS of, and records duty status for, their own driver profile only.
   'hos:read': ALL,
   'duty-status:write': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
+  // Corrections of a record of duty status: the driver makes them (applied at once); others request them.
+  'logs:edit': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
+  // 49 CFR 395.30: only the driver accepts or rejects a requested correction and certifies a day.
+  'logs:decide': ['DRIVER'],
   'vehicles:read': READERS,
   'vehicles:write': OPERATIONS,
   'loads:read': READERS,

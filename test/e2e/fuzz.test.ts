@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/lib/ids.js';
+import { can } from '../../src/plugins/policies.js';
 import { seedAlerts } from '../helpers/alerts.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
@@ -27,7 +28,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  * `route` is a PLANNED route (the lifecycle actions may move it on), `activeRoute` an ACTIVE one (positions),
  * `planDriver` the ACTIVE driver new plans are made for (never deactivated by the driver entries' fuzzing).
  */
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert' | 'webhook' | 'delivery' | 'integration';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert' | 'webhook' | 'delivery' | 'integration' | 'edit';
 
 interface World {
   owner: TenantFixture;
@@ -49,6 +50,9 @@ interface FuzzEntry {
 }
 
 const u = () => randomBase62(10).toLowerCase();
+const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+const YESTERDAY = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const DAY_BEFORE = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
 let vinSequence = 0;
 const vin = () => `1FUJGLDR${String(++vinSequence).padStart(9, '0')}`;
 /** Percent-encodes any string; lone surrogates (which encodeURIComponent rejects) become U+FFFD as on the wire. */
@@ -94,6 +98,22 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/v1/drivers/:driverId/hos': { param: 'driver', repeatable: true },
   'POST /api/v1/drivers/:driverId/duty-status': { param: 'driver', body: () => ({ status: 'ON_DUTY_NOT_DRIVING', latitude: 32.78, longitude: -96.8, note: 'fuzz' }) },
   'GET /api/v1/drivers/:driverId/duty-status': { param: 'driver', query: 'limit=10', repeatable: true },
+  // Records of duty status: daily logs, corrections, certification (its second parameter, :date, is yesterday).
+  'GET /api/v1/drivers/:driverId/logs': { param: 'driver', query: `from=${DAY_BEFORE}&to=${YESTERDAY}`, repeatable: true },
+  'POST /api/v1/drivers/:driverId/log-edits': {
+    param: 'driver',
+    body: () => {
+      const from = hoursAgo(3);
+      return { from, to: hoursAgo(2), entries: [{ status: 'ON_DUTY_NOT_DRIVING', at: from, latitude: 32.78, longitude: -96.8, note: 'fuzz' }], annotation: 'Pre-trip inspection' };
+    },
+    repeatable: true,
+  },
+  'GET /api/v1/log-edits': { query: 'status=PENDING&page=1&pageSize=5', repeatable: true },
+  'GET /api/v1/log-edits/:editId': { param: 'edit', repeatable: true },
+  'POST /api/v1/log-edits/:editId/accept': { param: 'edit', body: () => ({ annotation: 'Looks right' }) },
+  'POST /api/v1/log-edits/:editId/reject': { param: 'edit', body: () => ({ annotation: 'Not what happened' }) },
+  'POST /api/v1/log-edits/:editId/cancel': { param: 'edit' },
+  'POST /api/v1/drivers/:driverId/logs/:date/certify': { param: 'driver' },
   'POST /api/v1/drivers/:driverId/location': { param: 'driver', body: () => ({ latitude: 32.78, longitude: -96.8 }), repeatable: true },
   'POST /api/v1/vehicles': { body: () => ({ unitNumber: `U-${u()}`, vin: vin(), make: 'Freightliner', model: 'Cascadia', year: 2021, licensePlate: 'TX-123', fuelTankGallons: 200, mpg: 7, status: 'ACTIVE', eldExternalId: 'eld-1' }), repeatable: true },
   'GET /api/v1/vehicles': { query: 'status=ACTIVE&search=u-&page=1&pageSize=5', repeatable: true },
@@ -400,6 +420,7 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
   let jwks: Server;
   let world: World;
   let ownerAuth: Record<string, string>;
+  let driverAuth: Record<string, string>;
   let adminAuth: Record<string, string>;
   let fingerprintSql: string;
 
@@ -420,13 +441,15 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
   }
 
   function credentials(c: (typeof CASES)[number]): Record<string, string> {
-    return t.app.routeCatalog.find((r) => r.url === c.url && r.method === c.method)?.access.auth === 'platform' ? adminAuth : ownerAuth;
+    const access = t.app.routeCatalog.find((r) => r.url === c.url && r.method === c.method)?.access;
+    if (access?.auth === 'platform') return adminAuth;
+    return access?.auth === 'tenant' && !can('OWNER', access.permission) ? driverAuth : ownerAuth;
   }
 
   function buildRequest(c: (typeof CASES)[number], a: Attack) {
     const e = c.entry;
     let url = c.url.replace(/:\w+/g, (name, offset: number) => {
-      if (a.param.kind === 'real') return offset === c.url.indexOf(':') ? world.ids[e.param!] : name === ':revision' ? '1' : world.ids[e.param!];
+      if (a.param.kind === 'real') return offset === c.url.indexOf(':') ? world.ids[e.param!] : name === ':revision' ? '1' : name === ':date' ? YESTERDAY : world.ids[e.param!];
       return a.param.kind === 'encoded' ? enc(a.param.value) : a.param.value;
     });
     let qs = '';
@@ -547,6 +570,9 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
       .setIssuedAt(Math.floor(t.clock.now().getTime() / 1000))
       .setExpirationTime(Math.floor(t.clock.now().getTime() / 1000) + 3600 * 24 * 365)
       .sign(privateKey);
+    const editFrom = hoursAgo(5);
+    // The driver's own user: the routes only a driver may call (answering a correction, certifying) are fuzzed with it.
+    driverAuth = (await createUser(t.app, t.mailer, owner, 'DRIVER', { driverId: driver.id })).auth;
     world = {
       owner,
       ids: {
@@ -565,6 +591,7 @@ describe.each(DB_KINDS)('fuzzing every route (%s)', (kind) => {
         webhook,
         delivery,
         integration: await create('/api/v1/integrations', { vendor: 'fake_eld', name: 'Fuzz ELD', config: { apiToken: 'fuzz-token-0000' } }),
+        edit: await create(`/api/v1/drivers/${driver.id}/log-edits`, { from: editFrom, to: hoursAgo(4), entries: [{ status: 'ON_DUTY_NOT_DRIVING', at: editFrom }], annotation: 'Pre-trip inspection' }),
       },
       idpToken,
     };

@@ -24,7 +24,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { adminAction, adminToken, buildDriver, createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert' | 'webhook' | 'delivery' | 'integration';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert' | 'webhook' | 'delivery' | 'integration' | 'edit';
 type ExpectedAccess =
   | { auth: 'public'; rateLimit?: boolean }
   | { auth: 'platform' }
@@ -98,6 +98,16 @@ const SAMPLES: Record<string, Sample> = {
   'POST /api/v1/drivers/:driverId/duty-status': { access: tenant('duty-status:write'), param: 'driver', body: () => ({ status: 'ON_DUTY_NOT_DRIVING', note: 'security suite' }) },
   'GET /api/v1/drivers/:driverId/duty-status': { access: tenant('hos:read'), param: 'driver', query: 'limit=10' },
   'POST /api/v1/drivers/:driverId/location': { access: tenant('duty-status:write'), param: 'driver', body: () => ({ latitude: 32.78, longitude: -96.8 }) },
+
+  // Records of duty status: daily logs, corrections, certification. The second parameter (:date) is yesterday.
+  'GET /api/v1/drivers/:driverId/logs': { access: tenant('hos:read'), param: 'driver' },
+  'POST /api/v1/drivers/:driverId/log-edits': { access: tenant('logs:edit'), param: 'driver', body: () => logEditBody() },
+  'GET /api/v1/log-edits': { access: tenant('hos:read'), query: 'status=PENDING&page=1&pageSize=5' },
+  'GET /api/v1/log-edits/:editId': { access: tenant('hos:read'), param: 'edit' },
+  'POST /api/v1/log-edits/:editId/accept': { access: tenant('logs:decide'), param: 'edit', body: () => ({ annotation: 'Looks right to me' }) },
+  'POST /api/v1/log-edits/:editId/reject': { access: tenant('logs:decide'), param: 'edit', body: () => ({ annotation: 'That is not what happened' }) },
+  'POST /api/v1/log-edits/:editId/cancel': { access: tenant('logs:edit'), param: 'edit' },
+  'POST /api/v1/drivers/:driverId/logs/:date/certify': { access: tenant('logs:decide'), param: 'driver' },
 
   // Vehicles.
   'POST /api/v1/vehicles': { access: tenant('vehicles:write'), body: (u) => ({ unitNumber: `U-${u}`, make: 'Freightliner', year: 2021 }) },
@@ -268,6 +278,11 @@ interface World {
 }
 
 const unique = () => randomBase62(10).toLowerCase();
+/** A correction of the hour that ended two hours ago (valid whenever it is sent). */
+const logEditBody = () => {
+  const from = new Date(Date.now() - 3 * 3_600_000).toISOString();
+  return { from, to: new Date(Date.now() - 2 * 3_600_000).toISOString(), entries: [{ status: 'ON_DUTY_NOT_DRIVING', at: from }], annotation: 'Pre-trip inspection' };
+};
 
 function expectErrorBody(res: LightMyRequestResponse, status: number, what: string, method: string): Record<string, unknown> {
   expect(res.statusCode, `${what}: ${res.body.slice(0, 300)}`).toBe(status);
@@ -334,6 +349,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
         webhook,
         delivery: await ping(webhook),
         integration: await create('/api/v1/integrations', { vendor: 'fake_eld', name: 'Victim ELD', config: { apiToken: `victim-token-${unique()}` } }),
+        edit: await create(`/api/v1/drivers/${driver.id}/log-edits`, logEditBody()),
       },
       roles: { OWNER: owner.auth },
       ownerKey,
@@ -349,7 +365,8 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
 
   function send(c: Case, w: World, headers: Record<string, string>) {
     const s = c.sample;
-    let url = c.url.replace(/:\w+/g, (name) => (name === ':revision' ? '1' : w.ids[s.param!]));
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    let url = c.url.replace(/:\w+/g, (name) => (name === ':revision' ? '1' : name === ':date' ? yesterday : w.ids[s.param!]));
     if (s.query) url += `?${s.query}`;
     const body = c.method === 'GET' || c.method === 'HEAD' ? undefined : s.body?.(unique(), w);
     const withType = s.contentType && body !== undefined ? { ...headers, 'content-type': s.contentType } : headers;
@@ -502,7 +519,12 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
   describe.each(WITH_ID)('$key with an id from another tenant', (c) => {
     it('(d) → 404 for tenant routes (admin routes stay platform-only: 403)', async () => {
       const status = c.sample.access.auth === 'platform' ? 403 : 404;
-      for (const [label, headers] of [['OWNER token', A.owner.auth], ['OWNER API key', { 'x-api-key': A.ownerKey }]] as const) {
+      // A route only DRIVER users may call (a driver's own answer to a correction, a certification) is tried with a DRIVER's token.
+      const driverOnly = c.sample.access.auth === 'tenant' && !can('OWNER', c.sample.access.permission);
+      const creds: ReadonlyArray<readonly [string, Record<string, string>]> = driverOnly
+        ? [['DRIVER token', A.roles.DRIVER!]]
+        : [['OWNER token', A.owner.auth], ['OWNER API key', { 'x-api-key': A.ownerKey }]];
+      for (const [label, headers] of creds) {
         const res = await send(c, B, headers);
         expectErrorBody(res, status, `${label} with ${B.ids[c.sample.param!]}`, c.method);
       }

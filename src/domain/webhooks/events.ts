@@ -12,6 +12,11 @@ export const WEBHOOK_EVENTS = [
   'load.status_changed',
   'integration.sync_completed',
   'integration.sync_failed',
+  // Records of duty status (additions to the spec's list; docs/logs.md has their payloads).
+  'log.edit_requested',
+  'log.edit_accepted',
+  'log.edit_rejected',
+  'log.certified',
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -34,7 +34,7 @@ export const KNOWN_LOCATION_COLUMNS = /* sql */ `
   (SELECT json_build_object('latitude', l.latitude, 'longitude', l.longitude, 'recorded_at', l.recorded_at)
      FROM driver_locations l WHERE l.tenant_id = d.tenant_id AND l.driver_id = d.id) AS known_report,
   (SELECT json_build_object('latitude', e.latitude, 'longitude', e.longitude, 'recorded_at', e.started_at)
-     FROM duty_status_events e WHERE e.tenant_id = d.tenant_id AND e.driver_id = d.id AND e.latitude IS NOT NULL
+     FROM duty_status_events e WHERE e.tenant_id = d.tenant_id AND e.driver_id = d.id AND e.latitude IS NOT NULL AND e.record_status = 'ACTIVE'
     ORDER BY e.started_at DESC LIMIT 1) AS known_duty,
   (SELECT json_build_object('route_id', r.id, 'recorded_at', r.completed_at, 'stop', r.stops->-1)
      FROM route_plans r WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) AND r.status = 'COMPLETED'

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/types.js';
 import type { DutyStatus, RuleSet, RuleSetId, RuleSetOptions } from '../../domain/hos/types.js';
 import { iso } from '../../lib/rows.js';
+import type { RecordOrigin } from '../../domain/logs/daily-log.js';
 
 export interface DutyEvent {
   id: string;
@@ -13,7 +14,17 @@ export interface DutyEvent {
   source: string;
   createdBy: string | null;
   createdAt: string;
+  /** ELD specification §7.23: ACTIVE, or why it is not (changed, a change requested, a change rejected). */
+  recordStatus: RecordStatus;
+  /** §7.22: who made the record. */
+  origin: RecordOrigin;
+  sequence: number;
+  /** The edit that made this record (a correction, or a request for one); null for a record made as it happened. */
+  editId: string | null;
+  annotation: string | null;
 }
+
+export type RecordStatus = 'ACTIVE' | 'INACTIVE_CHANGED' | 'INACTIVE_CHANGE_REQUESTED' | 'INACTIVE_CHANGE_REJECTED';
 
 function toEvent(r: Record<string, unknown>): DutyEvent {
   return {
@@ -27,26 +38,45 @@ function toEvent(r: Record<string, unknown>): DutyEvent {
     source: r.source as string,
     createdBy: (r.created_by as string | null) ?? null,
     createdAt: iso(r.created_at),
+    recordStatus: r.record_status as RecordStatus,
+    origin: r.origin as RecordOrigin,
+    sequence: Number(r.sequence),
+    editId: (r.edit_id as string | null) ?? null,
+    annotation: (r.annotation as string | null) ?? null,
   };
 }
 
 export async function insertDutyEvent(
   tx: Tx,
   tenantId: string,
-  e: { id: string; driverId: string; status: DutyStatus; at: Date; latitude?: number; longitude?: number; note?: string; source: string; createdBy: string },
+  e: {
+    id: string;
+    driverId: string;
+    status: DutyStatus;
+    at: Date;
+    latitude?: number | null;
+    longitude?: number | null;
+    note?: string | null;
+    source: string;
+    createdBy: string | null;
+    origin: RecordOrigin;
+    recordStatus?: RecordStatus;
+    editId?: string | null;
+    annotation?: string | null;
+  },
   now: Date,
 ): Promise<DutyEvent> {
   const { rows } = await tx.query(
-    `INSERT INTO duty_status_events (tenant_id, id, driver_id, status, started_at, latitude, longitude, note, source, created_by, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-    [tenantId, e.id, e.driverId, e.status, e.at, e.latitude ?? null, e.longitude ?? null, e.note ?? null, e.source, e.createdBy, now],
+    `INSERT INTO duty_status_events (tenant_id, id, driver_id, status, started_at, latitude, longitude, note, source, created_by, created_at, origin, record_status, edit_id, annotation)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+    [tenantId, e.id, e.driverId, e.status, e.at, e.latitude ?? null, e.longitude ?? null, e.note ?? null, e.source, e.createdBy, now, e.origin, e.recordStatus ?? 'ACTIVE', e.editId ?? null, e.annotation ?? null],
   );
   return toEvent(rows[0]!);
 }
 
 export async function lastDutyEvent(tx: Tx, tenantId: string, driverId: string): Promise<DutyEvent | null> {
   const { rows } = await tx.query(
-    'SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 ORDER BY started_at DESC, created_at DESC LIMIT 1',
+    "SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND record_status = 'ACTIVE' ORDER BY started_at DESC, created_at DESC LIMIT 1",
     [tenantId, driverId],
   );
   return rows[0] ? toEvent(rows[0]) : null;
@@ -55,9 +85,9 @@ export async function lastDutyEvent(tx: Tx, tenantId: string, driverId: string):
 /** The events that matter at `now`: those since `since`, and the one in force at `since`. */
 export async function dutyEventsSince(tx: Tx, tenantId: string, driverId: string, since: Date): Promise<DutyEvent[]> {
   const { rows } = await tx.query(
-    `(SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at < $3 ORDER BY started_at DESC LIMIT 1)
+    `(SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND record_status = 'ACTIVE' AND started_at < $3 ORDER BY started_at DESC LIMIT 1)
      UNION ALL
-     (SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at >= $3)
+     (SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND record_status = 'ACTIVE' AND started_at >= $3)
      ORDER BY started_at, created_at`,
     [tenantId, driverId, since],
   );
@@ -70,8 +100,8 @@ export async function dutyEventsOfDrivers(tx: Tx, tenantId: string, driverIds: r
   if (driverIds.length === 0) return out;
   const { rows } = await tx.query(
     `SELECT e.* FROM duty_status_events e
-      WHERE e.tenant_id = $1 AND e.driver_id = ANY($2::text[])
-        AND (e.started_at >= $3 OR e.started_at = (SELECT max(x.started_at) FROM duty_status_events x WHERE x.tenant_id = $1 AND x.driver_id = e.driver_id AND x.started_at < $3))
+      WHERE e.tenant_id = $1 AND e.driver_id = ANY($2::text[]) AND e.record_status = 'ACTIVE'
+        AND (e.started_at >= $3 OR e.started_at = (SELECT max(x.started_at) FROM duty_status_events x WHERE x.tenant_id = $1 AND x.driver_id = e.driver_id AND x.record_status = 'ACTIVE' AND x.started_at < $3))
       ORDER BY e.driver_id, e.started_at, e.created_at`,
     [tenantId, [...driverIds], since],
   );
@@ -79,16 +109,17 @@ export async function dutyEventsOfDrivers(tx: Tx, tenantId: string, driverIds: r
   return out;
 }
 
-export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string, from: Date, to: Date, limit: number): Promise<DutyEvent[]> {
+/** The ACTIVE records starting in [from, to), newest first; with `history`, the inactive ones too (each record's history kept: 395.30(c)). */
+export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string, from: Date, to: Date, limit: number, history = false): Promise<DutyEvent[]> {
   const { rows } = await tx.query(
-    `SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at >= $3 AND started_at < $4
-      ORDER BY started_at DESC LIMIT ${limit}`,
+    `SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at >= $3 AND started_at < $4 ${history ? '' : "AND record_status = 'ACTIVE'"}
+      ORDER BY started_at DESC, sequence DESC LIMIT ${limit}`,
     [tenantId, driverId, from, to],
   );
   return rows.map(toEvent);
 }
 
-export type StoredHosSettings = { ruleSet?: RuleSetId } & RuleSetOptions;
+export type StoredHosSettings = { ruleSet?: RuleSetId; homeTerminalTimeZone?: string | null; periodStartTime?: string } & RuleSetOptions;
 
 export async function tenantRuleSet(tx: Tx, tenantId: string): Promise<RuleSet> {
   const { rows } = await tx.query<{ hos: StoredHosSettings }>('SELECT hos FROM tenant_settings WHERE tenant_id = $1', [tenantId]);
@@ -97,7 +128,8 @@ export async function tenantRuleSet(tx: Tx, tenantId: string): Promise<RuleSet> 
 
 /** The rule set a tenant's stored HOS settings (`tenant_settings.hos`) name, with its options; the default when none. */
 export function ruleSetOf(hos: StoredHosSettings | null | undefined): RuleSet {
-  const { ruleSet, ...options } = hos ?? {};
+  // The daily logs' settings are not rule options.
+  const { ruleSet, homeTerminalTimeZone: _zone, periodStartTime: _start, ...options } = hos ?? {};
   return { id: ruleSet ?? 'US_PROPERTY_70_8', options };
 }
 

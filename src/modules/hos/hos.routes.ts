@@ -51,6 +51,15 @@ const DutyEventSchema = Type.Object({
   source: Type.String(),
   createdBy: Type.Union([Type.String(), Type.Null()]),
   createdAt: Timestamp,
+  recordStatus: Type.Union(['ACTIVE', 'INACTIVE_CHANGED', 'INACTIVE_CHANGE_REQUESTED', 'INACTIVE_CHANGE_REJECTED'].map((s) => Type.Literal(s)), {
+    description: 'ELD specification §7.23: ACTIVE (1), INACTIVE_CHANGED (2: replaced by a correction), INACTIVE_CHANGE_REQUESTED (3: proposed by someone else, waiting for the driver), INACTIVE_CHANGE_REJECTED (4)',
+  }),
+  origin: Type.Union(['AUTOMATIC', 'DRIVER', 'OTHER_USER', 'UNIDENTIFIED_ASSUMED'].map((s) => Type.Literal(s)), {
+    description: 'ELD specification §7.22: AUTOMATIC (1: recorded by an ELD), DRIVER (2: entered or edited by the driver), OTHER_USER (3: entered or requested by another user), UNIDENTIFIED_ASSUMED (4: unidentified driving the driver assumed)',
+  }),
+  sequence: Type.Integer({ description: 'The order the service stored the records in' }),
+  editId: Type.Union([Type.String(), Type.Null()], { description: 'The correction (or request for one) that made this record; null for one made as it happened' }),
+  annotation: Type.Union([Type.String(), Type.Null()], { description: 'Why the record was corrected (4 to 60 characters)' }),
 });
 
 export function hosRoutes(fastify: FastifyInstance, deps: Deps): void {
@@ -105,12 +114,17 @@ export function hosRoutes(fastify: FastifyInstance, deps: Deps): void {
         summary: "The driver's duty-status log, newest first (default: the last 8 days)",
         params,
         querystring: Type.Object(
-          { from: Type.Optional(Type.String({ format: 'date-time' })), to: Type.Optional(Type.String({ format: 'date-time' })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })) },
+          {
+            from: Type.Optional(Type.String({ format: 'date-time' })),
+            to: Type.Optional(Type.String({ format: 'date-time' })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })),
+            history: Type.Optional(Type.Boolean({ description: 'true: the inactive records too (changed, change requested, change rejected), each kept with who made it and why; default: the ACTIVE records' })),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Type.Object({ data: Type.Array(DutyEventSchema) }), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => hos.log(tenantCtx(request), request.params.driverId, { from: request.query.from, to: request.query.to, limit: request.query.limit ?? 500 }),
+    async (request) => hos.log(tenantCtx(request), request.params.driverId, { from: request.query.from, to: request.query.to, limit: request.query.limit ?? 500, history: request.query.history ?? false }),
   );
 }

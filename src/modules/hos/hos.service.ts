@@ -176,7 +176,7 @@ export function hosService(deps: Deps) {
       return db.tenant(ctx.tenantId, async (tx) => evaluateDriver(tx, ctx.tenantId, await driverFor(tx, ctx, driverId), now));
     },
 
-    async log(ctx: TenantContext, driverId: string, q: { from?: string; to?: string; limit: number }) {
+    async log(ctx: TenantContext, driverId: string, q: { from?: string; to?: string; limit: number; history?: boolean }) {
       const now = clock.now();
       // By default the log runs to its newest status, including one logged just now (the range is
       // half-open, [from, to)) or up to a minute ahead of the server's clock (device drift).
@@ -185,7 +185,7 @@ export function hosService(deps: Deps) {
       if (from >= to) throw invalid('Validation failed', [{ field: 'querystring.from', message: 'must be before to' }]);
       return db.tenant(ctx.tenantId, async (tx) => {
         await driverFor(tx, ctx, driverId);
-        return { data: await listDutyEvents(tx, ctx.tenantId, driverId, from, to, q.limit) };
+        return { data: await listDutyEvents(tx, ctx.tenantId, driverId, from, to, q.limit, q.history ?? false) };
       });
     },
 
@@ -214,7 +214,19 @@ export function hosService(deps: Deps) {
         const event = await insertDutyEvent(
           tx,
           ctx.tenantId,
-          { id: newId('dutyStatus'), driverId, status: input.status, at, latitude: input.latitude, longitude: input.longitude, note: input.note, source: 'MANUAL', createdBy: ctx.userId },
+          {
+            id: newId('dutyStatus'),
+            driverId,
+            status: input.status,
+            at,
+            latitude: input.latitude,
+            longitude: input.longitude,
+            note: input.note,
+            source: 'MANUAL',
+            createdBy: ctx.userId,
+            // ELD specification §7.22: entered by the driver (origin 2), or by another authenticated user (3).
+            origin: ctx.via === 'token' && driver.userId === ctx.userId ? 'DRIVER' : 'OTHER_USER',
+          },
           now,
         );
         const hos = await evaluateDriver(tx, ctx.tenantId, driver, now.getTime());

@@ -149,6 +149,12 @@ describe.each(DB_KINDS)('driver HOS and duty-status log (%s)', (kind) => {
       source: 'MANUAL',
       createdBy: ownerUserId,
       createdAt: at('17:00'),
+      // The owner entered it for the driver: another authenticated user (ELD specification §7.22, origin 3).
+      recordStatus: 'ACTIVE',
+      origin: 'OTHER_USER',
+      sequence: expect.any(Number),
+      editId: null,
+      annotation: null,
     });
     // On duty (not driving) since 06:00: 11 h of the window and the cycle, no driving.
     expect(afterFirst).toMatchObject({ currentHoursDriven: 0, currentOnDutyTime: 11, currentCycleUsed: 11, currentDutyStatus: 'ON_DUTY_NOT_DRIVING', lastStatusChange: at('06:00') });

@@ -117,8 +117,8 @@ export async function loadRoutes(tx: Tx, keys: RouteKey[], defaultIntervalSecond
     [keys.map((k) => k.tenantId), keys.map((k) => k.routeId)],
   );
   return rows.map((r) => {
-    const hos = json<({ ruleSet?: RuleSetId } & RuleSetOptions) | null>(r.hos) ?? {};
-    const { ruleSet, ...options } = hos;
+    const hos = json<({ ruleSet?: RuleSetId; homeTerminalTimeZone?: string | null; periodStartTime?: string } & RuleSetOptions) | null>(r.hos) ?? {};
+    const { ruleSet, homeTerminalTimeZone: _zone, periodStartTime: _start, ...options } = hos;
     return {
       tenantId: r.tenant_id as string,
       routeId: r.id as string,
@@ -179,10 +179,10 @@ export async function loadTimelines(tx: Tx, drivers: { tenantId: string; driverI
        FROM unnest($1::text[], $2::text[]) AS k (tenant_id, driver_id)
        CROSS JOIN LATERAL (
          (SELECT tenant_id, driver_id, status, started_at, created_at FROM duty_status_events
-           WHERE tenant_id = k.tenant_id AND driver_id = k.driver_id AND started_at < $3 ORDER BY started_at DESC, created_at DESC LIMIT 1)
+           WHERE tenant_id = k.tenant_id AND driver_id = k.driver_id AND record_status = 'ACTIVE' AND started_at < $3 ORDER BY started_at DESC, created_at DESC LIMIT 1)
          UNION ALL
          (SELECT tenant_id, driver_id, status, started_at, created_at FROM duty_status_events
-           WHERE tenant_id = k.tenant_id AND driver_id = k.driver_id AND started_at >= $3 AND started_at <= $4)
+           WHERE tenant_id = k.tenant_id AND driver_id = k.driver_id AND record_status = 'ACTIVE' AND started_at >= $3 AND started_at <= $4)
        ) e
       ORDER BY e.tenant_id, e.driver_id, e.started_at, e.created_at`,
     [drivers.map((d) => d.tenantId), drivers.map((d) => d.driverId), new Date(since), new Date(now)],

@@ -12,6 +12,11 @@ export const SSE_EVENT_NAMES: Readonly<Record<string, string>> = {
   'alert.resolved': 'alert_resolved',
   // A re-plan changes what the alerts are measured against: clients of the alert stream hear of it.
   'route.replanned': 'route_replanned',
+  // A correction asked of a driver, their answer and their certification: the driver (and the dispatchers) hear at once.
+  'log.edit_requested': 'log_edit_requested',
+  'log.edit_accepted': 'log_edit_accepted',
+  'log.edit_rejected': 'log_edit_rejected',
+  'log.certified': 'log_certified',
 };
 
 
@@ -25,6 +30,10 @@ export const SOCKET_EVENT_NAMES: Readonly<Record<string, string>> = {
   'route.completed': 'route:updated',
   'route.cancelled': 'route:updated',
   'route.replanned': 'route:updated',
+  'log.edit_requested': 'log:edit_requested',
+  'log.edit_accepted': 'log:edit_accepted',
+  'log.edit_rejected': 'log:edit_rejected',
+  'log.certified': 'log:certified',
 };
 
 /** The status a route event leaves the plan in (route.planned's payload does not carry one). */

@@ -24,8 +24,26 @@ export interface HosSettings {
   shortHaul16Hour: boolean;
   shortHaul150AirMile: boolean;
   homeTerminalUtcOffsetMinutes: number;
+  /**
+   * The home terminal's time zone (IANA), whose clocks the daily logs' 24-hour periods keep (49 CFR
+   * 395.8(a)(1)); null: the zone of the organization's address, else America/Chicago. A driver's own
+   * home terminal, when set, comes first.
+   */
+  homeTerminalTimeZone: string | null;
+  /** When each 24-hour period starts on those clocks, "HH:MM" (395.8: the time the carrier specifies). */
+  periodStartTime: string;
 }
 
 export function defaultHosSettings(): HosSettings {
-  return { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 };
+  return { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0, homeTerminalTimeZone: null, periodStartTime: '00:00' };
+}
+
+/** An IANA time zone this runtime knows ("America/Chicago"). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.includes('/') || zone === 'UTC';
+  } catch {
+    return false;
+  }
 }

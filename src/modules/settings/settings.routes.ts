@@ -28,6 +28,10 @@ const hosFields = {
   shortHaul16Hour: Type.Boolean(),
   shortHaul150AirMile: Type.Boolean(),
   homeTerminalUtcOffsetMinutes: Type.Integer({ minimum: -720, maximum: 840, description: 'Where the cycle days begin: minutes east of UTC of the home terminal' }),
+  homeTerminalTimeZone: Type.Union([Type.String({ minLength: 3, maxLength: 64, description: 'IANA time zone, e.g. America/Chicago' }), Type.Null()], {
+    description: "The home terminal's time zone: the daily logs' 24-hour periods keep its clocks (49 CFR 395.8(a)(1)); null: the organization address's zone, else America/Chicago. A driver's own home terminal comes first.",
+  }),
+  periodStartTime: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'When each 24-hour period of the daily logs starts on the home terminal’s clocks, HH:MM (default 00:00)' }),
 };
 
 const AlertSettings = Type.Object(alertFields);

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
-import { notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
 import type { TenantContext } from '../../plugins/context.js';
-import { defaultAlertSettings, defaultHosSettings, defaultMonitoringSettings, type AlertSettings, type HosSettings, type MonitoringSettings } from './settings.defaults.js';
+import { defaultAlertSettings, defaultHosSettings, defaultMonitoringSettings, isTimeZone, type AlertSettings, type HosSettings, type MonitoringSettings } from './settings.defaults.js';
 
 export interface TenantSettings {
   alerts: AlertSettings;
@@ -47,6 +47,11 @@ export function settingsService(deps: Deps) {
     },
     updateAlerts: (ctx: TenantContext, changes: Partial<AlertSettings>) => update(ctx, 'alerts', changes),
     updateMonitoring: (ctx: TenantContext, changes: Partial<MonitoringSettings>) => update(ctx, 'monitoring', changes),
-    updateHos: (ctx: TenantContext, changes: Partial<HosSettings>) => update(ctx, 'hos', changes),
+    updateHos: (ctx: TenantContext, changes: Partial<HosSettings>) => {
+      if (typeof changes.homeTerminalTimeZone === 'string' && !isTimeZone(changes.homeTerminalTimeZone)) {
+        throw invalid('Validation failed', [{ field: 'body.homeTerminalTimeZone', message: `${changes.homeTerminalTimeZone} is not an IANA time zone (e.g. America/Chicago)` }]);
+      }
+      return update(ctx, 'hos', changes);
+    },
   };
 }

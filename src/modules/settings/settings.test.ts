@@ -26,7 +26,7 @@ describe.each(DB_KINDS)('tenant settings (%s)', (kind) => {
         enableMechanicalAlerts: true,
       },
       monitoring: { monitoringIntervalSeconds: 60, autoResolveDeviationAfterMinutes: 15, hosWarningThresholdMinutes: 30, telemetryStaleMinutes: 15 },
-      hos: { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0 },
+      hos: { ruleSet: 'US_PROPERTY_70_8', adverseDrivingConditions: false, shortHaul16Hour: false, shortHaul150AirMile: false, homeTerminalUtcOffsetMinutes: 0, homeTerminalTimeZone: null, periodStartTime: '00:00' },
     };
     expect(res.json()).toEqual({ ...defaults, defaults });
   });

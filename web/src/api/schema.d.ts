@@ -1157,6 +1157,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/drivers/{driverId}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The driver's daily logs, newest first: one per 24-hour period of the home terminal (default today and the 7 days before; at most 184 days) */
+        get: operations["listDailyLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{driverId}/log-edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Correct the driver's log between from and to: applied at once when the driver makes it, otherwise a request the driver accepts or rejects */
+        post: operations["createLogEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/log-edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Corrections and correction requests, newest first (a DRIVER user: those of their own log) */
+        get: operations["listLogEdits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/log-edits/{editId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A correction, with the days it touches before and after */
+        get: operations["getLogEdit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/log-edits/{editId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The driver accepts a requested correction: it is applied */
+        post: operations["acceptLogEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/log-edits/{editId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The driver rejects a requested correction: nothing changes */
+        post: operations["rejectLogEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/log-edits/{editId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Its author withdraws a pending correction request */
+        post: operations["cancelLogEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{driverId}/logs/{date}/certify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The driver certifies a day's record (49 CFR 395.30(b)); again after a correction: a recertification, both kept */
+        post: operations["certifyDailyLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/loads": {
         parameters: {
             query?: never;
@@ -4114,6 +4250,8 @@ export interface operations {
                 from?: string;
                 to?: string;
                 limit?: number;
+                /** @description true: the inactive records too (changed, change requested, change rejected), each kept with who made it and why; default: the ACTIVE records */
+                history?: boolean;
             };
             header?: never;
             path: {
@@ -4143,6 +4281,16 @@ export interface operations {
                             createdBy: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description ELD specification §7.23: ACTIVE (1), INACTIVE_CHANGED (2: replaced by a correction), INACTIVE_CHANGE_REQUESTED (3: proposed by someone else, waiting for the driver), INACTIVE_CHANGE_REJECTED (4) */
+                            recordStatus: "ACTIVE" | "INACTIVE_CHANGED" | "INACTIVE_CHANGE_REQUESTED" | "INACTIVE_CHANGE_REJECTED";
+                            /** @description ELD specification §7.22: AUTOMATIC (1: recorded by an ELD), DRIVER (2: entered or edited by the driver), OTHER_USER (3: entered or requested by another user), UNIDENTIFIED_ASSUMED (4: unidentified driving the driver assumed) */
+                            origin: "AUTOMATIC" | "DRIVER" | "OTHER_USER" | "UNIDENTIFIED_ASSUMED";
+                            /** @description The order the service stored the records in */
+                            sequence: number;
+                            /** @description The correction (or request for one) that made this record; null for one made as it happened */
+                            editId: string | null;
+                            /** @description Why the record was corrected (4 to 60 characters) */
+                            annotation: string | null;
                         }[];
                     };
                 };
@@ -4304,6 +4452,16 @@ export interface operations {
                             createdBy: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description ELD specification §7.23: ACTIVE (1), INACTIVE_CHANGED (2: replaced by a correction), INACTIVE_CHANGE_REQUESTED (3: proposed by someone else, waiting for the driver), INACTIVE_CHANGE_REJECTED (4) */
+                            recordStatus: "ACTIVE" | "INACTIVE_CHANGED" | "INACTIVE_CHANGE_REQUESTED" | "INACTIVE_CHANGE_REJECTED";
+                            /** @description ELD specification §7.22: AUTOMATIC (1: recorded by an ELD), DRIVER (2: entered or edited by the driver), OTHER_USER (3: entered or requested by another user), UNIDENTIFIED_ASSUMED (4: unidentified driving the driver assumed) */
+                            origin: "AUTOMATIC" | "DRIVER" | "OTHER_USER" | "UNIDENTIFIED_ASSUMED";
+                            /** @description The order the service stored the records in */
+                            sequence: number;
+                            /** @description The correction (or request for one) that made this record; null for one made as it happened */
+                            editId: string | null;
+                            /** @description Why the record was corrected (4 to 60 characters) */
+                            annotation: string | null;
                         };
                         hos: {
                             driverId: string;
@@ -6171,6 +6329,10 @@ export interface operations {
                             shortHaul150AirMile: boolean;
                             /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
                             homeTerminalUtcOffsetMinutes: number;
+                            /** @description The home terminal's time zone: the daily logs' 24-hour periods keep its clocks (49 CFR 395.8(a)(1)); null: the organization address's zone, else America/Chicago. A driver's own home terminal comes first. */
+                            homeTerminalTimeZone: string | null;
+                            /** @description When each 24-hour period of the daily logs starts on the home terminal’s clocks, HH:MM (default 00:00) */
+                            periodStartTime: string;
                         };
                         defaults: {
                             alerts: {
@@ -6196,6 +6358,10 @@ export interface operations {
                                 shortHaul150AirMile: boolean;
                                 /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
                                 homeTerminalUtcOffsetMinutes: number;
+                                /** @description The home terminal's time zone: the daily logs' 24-hour periods keep its clocks (49 CFR 395.8(a)(1)); null: the organization address's zone, else America/Chicago. A driver's own home terminal comes first. */
+                                homeTerminalTimeZone: string | null;
+                                /** @description When each 24-hour period of the daily logs starts on the home terminal’s clocks, HH:MM (default 00:00) */
+                                periodStartTime: string;
                             };
                         };
                     };
@@ -6320,6 +6486,10 @@ export interface operations {
                             shortHaul150AirMile: boolean;
                             /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
                             homeTerminalUtcOffsetMinutes: number;
+                            /** @description The home terminal's time zone: the daily logs' 24-hour periods keep its clocks (49 CFR 395.8(a)(1)); null: the organization address's zone, else America/Chicago. A driver's own home terminal comes first. */
+                            homeTerminalTimeZone: string | null;
+                            /** @description When each 24-hour period of the daily logs starts on the home terminal’s clocks, HH:MM (default 00:00) */
+                            periodStartTime: string;
                         };
                     };
                 };
@@ -6463,6 +6633,10 @@ export interface operations {
                             shortHaul150AirMile: boolean;
                             /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
                             homeTerminalUtcOffsetMinutes: number;
+                            /** @description The home terminal's time zone: the daily logs' 24-hour periods keep its clocks (49 CFR 395.8(a)(1)); null: the organization address's zone, else America/Chicago. A driver's own home terminal comes first. */
+                            homeTerminalTimeZone: string | null;
+                            /** @description When each 24-hour period of the daily logs starts on the home terminal’s clocks, HH:MM (default 00:00) */
+                            periodStartTime: string;
                         };
                     };
                 };
@@ -6573,6 +6747,10 @@ export interface operations {
                     shortHaul150AirMile?: boolean;
                     /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
                     homeTerminalUtcOffsetMinutes?: number;
+                    /** @description The home terminal's time zone: the daily logs' 24-hour periods keep its clocks (49 CFR 395.8(a)(1)); null: the organization address's zone, else America/Chicago. A driver's own home terminal comes first. */
+                    homeTerminalTimeZone?: string | null;
+                    /** @description When each 24-hour period of the daily logs starts on the home terminal’s clocks, HH:MM (default 00:00) */
+                    periodStartTime?: string;
                 };
             };
         };
@@ -6607,6 +6785,10 @@ export interface operations {
                             shortHaul150AirMile: boolean;
                             /** @description Where the cycle days begin: minutes east of UTC of the home terminal */
                             homeTerminalUtcOffsetMinutes: number;
+                            /** @description The home terminal's time zone: the daily logs' 24-hour periods keep its clocks (49 CFR 395.8(a)(1)); null: the organization address's zone, else America/Chicago. A driver's own home terminal comes first. */
+                            homeTerminalTimeZone: string | null;
+                            /** @description When each 24-hour period of the daily logs starts on the home terminal’s clocks, HH:MM (default 00:00) */
+                            periodStartTime: string;
                         };
                     };
                 };
@@ -9408,7 +9590,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTTPS URL that receives the POSTs (public address only) */
                     url: string;
-                    events: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "route.replanned" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "*")[];
+                    events: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "route.replanned" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "log.edit_requested" | "log.edit_accepted" | "log.edit_rejected" | "log.certified" | "*")[];
                     /** @description Signing secret of your choice (write-only): 16–256 printable ASCII characters without spaces, any form, whsec_… included. Generated (whsec_ + base64 of 32 random bytes) and returned once when omitted. X-Service-Signature is keyed with the secret's UTF-8 bytes exactly as given. webhook-signature (Standard Webhooks) is keyed with the decoded bytes when the secret is whsec_ followed by valid base64 (padding optional) of 24 to 64 bytes, as Standard Webhooks libraries key their secrets; any other secret, including a whsec_ one whose rest is not such base64, keys it with its UTF-8 bytes exactly as given, prefix included. */
                     secret?: string;
                     description?: string;
@@ -9686,7 +9868,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTTPS URL that receives the POSTs (public address only) */
                     url?: string;
-                    events?: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "route.replanned" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "*")[];
+                    events?: ("alert.created" | "alert.updated" | "alert.resolved" | "route.planned" | "route.activated" | "route.completed" | "route.cancelled" | "route.replanned" | "driver.status_changed" | "load.status_changed" | "integration.sync_completed" | "integration.sync_failed" | "log.edit_requested" | "log.edit_accepted" | "log.edit_rejected" | "log.certified" | "*")[];
                     description?: string | null;
                     status?: "ACTIVE" | "DISABLED";
                 };
@@ -13540,6 +13722,2489 @@ export interface operations {
                         status: "PENDING" | "ACTIVE" | "INACTIVE";
                         /** Format: date-time */
                         reactivatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    listDailyLogs: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                from?: string;
+                /** @description YYYY-MM-DD */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                        /** @description The zone the periods keep: the driver’s home terminal’s, else the organization’s setting, else its address’s, else America/Chicago */
+                        timeZone: string;
+                        /** @description When each period starts on those clocks, HH:MM */
+                        periodStartTime: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    createLogEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description Not in the future; the status in force at `to` goes on after it
+                     */
+                    to: string;
+                    /** @description The statuses between from and to, in order, the first at `from` */
+                    entries: {
+                        status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                        /** Format: date-time */
+                        at: string;
+                        latitude?: number;
+                        longitude?: number;
+                        note?: string;
+                    }[];
+                    /** @description Why (4 to 60 characters: 49 CFR 395.30(c)(2), ELD specification §7.4) */
+                    annotation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        driverId: string;
+                        /** @description APPLIED: the driver’s own correction; PENDING → ACCEPTED or REJECTED by the driver, or CANCELLED by its author */
+                        status: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                        /** @description DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED */
+                        origin: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        entries: {
+                            status: string;
+                            /** Format: date-time */
+                            at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            note: string | null;
+                        }[];
+                        annotation: string;
+                        requestedBy: string | null;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        decidedBy: string | null;
+                        decidedAt: string | null;
+                        decisionAnnotation: string | null;
+                        /** @description The days it touches */
+                        dates: string[];
+                        /** @description Those days as they are (a pending request) or were when it was decided */
+                        before: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                        /** @description Those days as the correction makes them */
+                        after: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    listLogEdits: {
+        parameters: {
+            query?: {
+                driverId?: string;
+                status?: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            driverId: string;
+                            /** @description APPLIED: the driver’s own correction; PENDING → ACCEPTED or REJECTED by the driver, or CANCELLED by its author */
+                            status: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                            /** @description DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED */
+                            origin: string;
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                            entries: {
+                                status: string;
+                                /** Format: date-time */
+                                at: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                note: string | null;
+                            }[];
+                            annotation: string;
+                            requestedBy: string | null;
+                            /** Format: date-time */
+                            requestedAt: string;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionAnnotation: string | null;
+                            /** @description The days it touches */
+                            dates: string[];
+                            /** @description Those days as they are (a pending request) or were when it was decided */
+                            before: {
+                                /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                                date: string;
+                                /** Format: date-time */
+                                periodStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                                 */
+                                periodEnd: string;
+                                /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                                timeZone: string;
+                                /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                                events: {
+                                    recordId: string;
+                                    status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                    /** Format: date-time */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Clipped to the period (and to now on today)
+                                     */
+                                    end: string;
+                                    /** @description The record began on an earlier day */
+                                    continued: boolean;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                    location: string | null;
+                                    /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                    origin: string;
+                                    note: string | null;
+                                    annotation: string | null;
+                                }[];
+                                /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                                totals: {
+                                    /** @description hours */
+                                    OFF_DUTY: number;
+                                    /** @description hours */
+                                    SLEEPER_BERTH: number;
+                                    /** @description hours */
+                                    ON_DUTY_DRIVING: number;
+                                    /** @description hours */
+                                    ON_DUTY_NOT_DRIVING: number;
+                                };
+                                /** @description From the positions of the driver’s routes in the period; null when none say */
+                                milesDriven: number | null;
+                                /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                                violations: {
+                                    /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                    type: string;
+                                    rule: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the limit was first exceeded
+                                     */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the driving past it ended
+                                     */
+                                    end: string;
+                                    overHours: number;
+                                    explanation: string;
+                                }[];
+                                certification: {
+                                    certified: boolean;
+                                    certifiedAt: string | null;
+                                    /** @description A correction was applied to the day after it was last certified */
+                                    recertificationRequired: boolean;
+                                    /** @description How many times the day was certified (recertifications kept) */
+                                    certifications: number;
+                                };
+                                pendingEditRequests: number;
+                                /** @description The recap every log prints */
+                                recap: {
+                                    /** @description hours */
+                                    onDutyToday: number;
+                                    /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                    onDutyCycleDays: number;
+                                    cycleDays: number;
+                                    cycleHours: number;
+                                    /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                    availableTomorrow: number;
+                                };
+                            }[];
+                            /** @description Those days as the correction makes them */
+                            after: {
+                                /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                                date: string;
+                                /** Format: date-time */
+                                periodStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                                 */
+                                periodEnd: string;
+                                /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                                timeZone: string;
+                                /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                                events: {
+                                    recordId: string;
+                                    status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                    /** Format: date-time */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Clipped to the period (and to now on today)
+                                     */
+                                    end: string;
+                                    /** @description The record began on an earlier day */
+                                    continued: boolean;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                    location: string | null;
+                                    /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                    origin: string;
+                                    note: string | null;
+                                    annotation: string | null;
+                                }[];
+                                /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                                totals: {
+                                    /** @description hours */
+                                    OFF_DUTY: number;
+                                    /** @description hours */
+                                    SLEEPER_BERTH: number;
+                                    /** @description hours */
+                                    ON_DUTY_DRIVING: number;
+                                    /** @description hours */
+                                    ON_DUTY_NOT_DRIVING: number;
+                                };
+                                /** @description From the positions of the driver’s routes in the period; null when none say */
+                                milesDriven: number | null;
+                                /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                                violations: {
+                                    /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                    type: string;
+                                    rule: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the limit was first exceeded
+                                     */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the driving past it ended
+                                     */
+                                    end: string;
+                                    overHours: number;
+                                    explanation: string;
+                                }[];
+                                certification: {
+                                    certified: boolean;
+                                    certifiedAt: string | null;
+                                    /** @description A correction was applied to the day after it was last certified */
+                                    recertificationRequired: boolean;
+                                    /** @description How many times the day was certified (recertifications kept) */
+                                    certifications: number;
+                                };
+                                pendingEditRequests: number;
+                                /** @description The recap every log prints */
+                                recap: {
+                                    /** @description hours */
+                                    onDutyToday: number;
+                                    /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                    onDutyCycleDays: number;
+                                    cycleDays: number;
+                                    cycleHours: number;
+                                    /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                    availableTomorrow: number;
+                                };
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    getLogEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        driverId: string;
+                        /** @description APPLIED: the driver’s own correction; PENDING → ACCEPTED or REJECTED by the driver, or CANCELLED by its author */
+                        status: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                        /** @description DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED */
+                        origin: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        entries: {
+                            status: string;
+                            /** Format: date-time */
+                            at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            note: string | null;
+                        }[];
+                        annotation: string;
+                        requestedBy: string | null;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        decidedBy: string | null;
+                        decidedAt: string | null;
+                        decisionAnnotation: string | null;
+                        /** @description The days it touches */
+                        dates: string[];
+                        /** @description Those days as they are (a pending request) or were when it was decided */
+                        before: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                        /** @description Those days as the correction makes them */
+                        after: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    acceptLogEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (4 to 60 characters: 49 CFR 395.30(c)(2), ELD specification §7.4) */
+                    annotation?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        driverId: string;
+                        /** @description APPLIED: the driver’s own correction; PENDING → ACCEPTED or REJECTED by the driver, or CANCELLED by its author */
+                        status: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                        /** @description DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED */
+                        origin: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        entries: {
+                            status: string;
+                            /** Format: date-time */
+                            at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            note: string | null;
+                        }[];
+                        annotation: string;
+                        requestedBy: string | null;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        decidedBy: string | null;
+                        decidedAt: string | null;
+                        decisionAnnotation: string | null;
+                        /** @description The days it touches */
+                        dates: string[];
+                        /** @description Those days as they are (a pending request) or were when it was decided */
+                        before: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                        /** @description Those days as the correction makes them */
+                        after: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    rejectLogEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (4 to 60 characters: 49 CFR 395.30(c)(2), ELD specification §7.4) */
+                    annotation?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        driverId: string;
+                        /** @description APPLIED: the driver’s own correction; PENDING → ACCEPTED or REJECTED by the driver, or CANCELLED by its author */
+                        status: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                        /** @description DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED */
+                        origin: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        entries: {
+                            status: string;
+                            /** Format: date-time */
+                            at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            note: string | null;
+                        }[];
+                        annotation: string;
+                        requestedBy: string | null;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        decidedBy: string | null;
+                        decidedAt: string | null;
+                        decisionAnnotation: string | null;
+                        /** @description The days it touches */
+                        dates: string[];
+                        /** @description Those days as they are (a pending request) or were when it was decided */
+                        before: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                        /** @description Those days as the correction makes them */
+                        after: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    cancelLogEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        driverId: string;
+                        /** @description APPLIED: the driver’s own correction; PENDING → ACCEPTED or REJECTED by the driver, or CANCELLED by its author */
+                        status: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                        /** @description DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED */
+                        origin: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        entries: {
+                            status: string;
+                            /** Format: date-time */
+                            at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            note: string | null;
+                        }[];
+                        annotation: string;
+                        requestedBy: string | null;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        decidedBy: string | null;
+                        decidedAt: string | null;
+                        decisionAnnotation: string | null;
+                        /** @description The days it touches */
+                        dates: string[];
+                        /** @description Those days as they are (a pending request) or were when it was decided */
+                        before: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                        /** @description Those days as the correction makes them */
+                        after: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    certifyDailyLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driverId: string;
+                /** @description YYYY-MM-DD */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        driverId: string;
+                        date: string;
+                        /** Format: date-time */
+                        certifiedAt: string;
+                        statement: string;
+                        recertification: boolean;
+                        day: {
+                            /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                            date: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                             */
+                            periodEnd: string;
+                            /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                            timeZone: string;
+                            /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                            events: {
+                                recordId: string;
+                                status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                /** Format: date-time */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Clipped to the period (and to now on today)
+                                 */
+                                end: string;
+                                /** @description The record began on an earlier day */
+                                continued: boolean;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                location: string | null;
+                                /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                origin: string;
+                                note: string | null;
+                                annotation: string | null;
+                            }[];
+                            /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                            totals: {
+                                /** @description hours */
+                                OFF_DUTY: number;
+                                /** @description hours */
+                                SLEEPER_BERTH: number;
+                                /** @description hours */
+                                ON_DUTY_DRIVING: number;
+                                /** @description hours */
+                                ON_DUTY_NOT_DRIVING: number;
+                            };
+                            /** @description From the positions of the driver’s routes in the period; null when none say */
+                            milesDriven: number | null;
+                            /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                            violations: {
+                                /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                type: string;
+                                rule: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the limit was first exceeded
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the driving past it ended
+                                 */
+                                end: string;
+                                overHours: number;
+                                explanation: string;
+                            }[];
+                            certification: {
+                                certified: boolean;
+                                certifiedAt: string | null;
+                                /** @description A correction was applied to the day after it was last certified */
+                                recertificationRequired: boolean;
+                                /** @description How many times the day was certified (recertifications kept) */
+                                certifications: number;
+                            };
+                            pendingEditRequests: number;
+                            /** @description The recap every log prints */
+                            recap: {
+                                /** @description hours */
+                                onDutyToday: number;
+                                /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                onDutyCycleDays: number;
+                                cycleDays: number;
+                                cycleHours: number;
+                                /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                availableTomorrow: number;
+                            };
+                        };
                     };
                 };
             };

@@ -30,6 +30,8 @@ export interface ChoiceFieldSpec {
   label: string;
   options: Array<{ value: string; label: string }>;
   hint?: string;
+  /** The option whose value is '' stands for null (the server's "not set"). */
+  emptyIsNull?: boolean;
 }
 export type FieldSpec = NumberFieldSpec | BooleanFieldSpec | ChoiceFieldSpec;
 
@@ -60,13 +62,40 @@ export const RULE_SETS: Array<{ value: string; label: string }> = [
   { value: 'CANADA_CYCLE_2', label: 'Canada, cycle 2 (120 hours / 14 days)' },
 ];
 
+/** The home terminal zones a US or Canadian carrier keeps (IANA names, as the server takes them). */
+export const HOME_TERMINAL_ZONES: Array<{ value: string; label: string }> = [
+  { value: '', label: 'From the organization’s address' },
+  { value: 'America/New_York', label: 'Eastern (New York)' },
+  { value: 'America/Chicago', label: 'Central (Chicago)' },
+  { value: 'America/Denver', label: 'Mountain (Denver)' },
+  { value: 'America/Phoenix', label: 'Mountain, no daylight saving (Phoenix)' },
+  { value: 'America/Los_Angeles', label: 'Pacific (Los Angeles)' },
+  { value: 'America/Anchorage', label: 'Alaska (Anchorage)' },
+  { value: 'Pacific/Honolulu', label: 'Hawaii (Honolulu)' },
+  { value: 'America/Halifax', label: 'Atlantic (Halifax)' },
+  { value: 'America/St_Johns', label: 'Newfoundland (St. John’s)' },
+  { value: 'America/Toronto', label: 'Eastern (Toronto)' },
+  { value: 'America/Winnipeg', label: 'Central (Winnipeg)' },
+  { value: 'America/Regina', label: 'Central, no daylight saving (Regina)' },
+  { value: 'America/Edmonton', label: 'Mountain (Edmonton)' },
+  { value: 'America/Vancouver', label: 'Pacific (Vancouver)' },
+];
+
+/** Half-hour start times of the daily logs' 24-hour period. */
+export const PERIOD_START_TIMES: Array<{ value: string; label: string }> = Array.from({ length: 48 }, (_, i) => {
+  const value = `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`;
+  return { value, label: i === 0 ? '00:00 (midnight)' : value };
+});
+
 /** PUT /tenant/settings/hos. */
 export const HOS_FIELDS: FieldSpec[] = [
   { kind: 'choice', key: 'ruleSet', label: 'Rule set', options: RULE_SETS, hint: 'The hours-of-service rules for planning and driver clocks.' },
   { kind: 'boolean', key: 'adverseDrivingConditions', label: 'Adverse driving conditions exception', hint: 'Up to 2 more hours of driving when conditions could not be known before the trip.' },
   { kind: 'boolean', key: 'shortHaul16Hour', label: '16-hour short-haul exception', hint: 'Once per cycle, a 16-hour duty window for drivers returning to their terminal.' },
   { kind: 'boolean', key: 'shortHaul150AirMile', label: '150 air-mile short-haul exception', hint: 'Drivers staying within 150 air miles of their terminal.' },
-  { kind: 'number', key: 'homeTerminalUtcOffsetMinutes', label: 'Home terminal UTC offset', unit: 'minutes', min: -720, max: 840, step: 1, hint: 'Where the logbook days begin: minutes east of UTC (Central Standard Time is −360).' },
+  { kind: 'number', key: 'homeTerminalUtcOffsetMinutes', label: 'Home terminal UTC offset', unit: 'minutes', min: -720, max: 840, step: 1, hint: 'Where the cycle’s days begin for the HOS clocks: minutes east of UTC (Central Standard Time is −360).' },
+  { kind: 'choice', key: 'homeTerminalTimeZone', label: 'Home terminal time zone', options: HOME_TERMINAL_ZONES, emptyIsNull: true, hint: 'The clocks the daily logs keep (a driver’s own home terminal comes first).' },
+  { kind: 'choice', key: 'periodStartTime', label: 'Daily log starts at', options: PERIOD_START_TIMES, hint: 'When each 24-hour period of the drivers’ logs begins on the home terminal’s clocks.' },
 ];
 
 /** "1 hour", "0.5 hours", "On" — a value as a person reads it. */
@@ -120,8 +149,8 @@ export function changes(fields: FieldSpec[], current: Record<string, unknown>, d
         errors[f.key] = 'Enter a number';
         continue;
       }
-    } else value = d;
-    if (value !== current[f.key]) body[f.key] = value;
+    } else value = f.kind === 'choice' && f.emptyIsNull && d === '' ? null : d;
+    if (value !== (current[f.key] ?? (f.kind === 'choice' && f.emptyIsNull ? null : undefined))) body[f.key] = value;
   }
   return { body, errors };
 }
@@ -171,6 +200,10 @@ export const WEBHOOK_EVENTS = [
   { name: 'load.status_changed', label: "A load's status changes" },
   { name: 'integration.sync_completed', label: 'An integration sync completes' },
   { name: 'integration.sync_failed', label: 'An integration sync fails' },
+  { name: 'log.edit_requested', label: 'A correction of a driver’s log is requested' },
+  { name: 'log.edit_accepted', label: 'A driver accepts a correction of their log' },
+  { name: 'log.edit_rejected', label: 'A driver rejects a correction of their log' },
+  { name: 'log.certified', label: 'A driver certifies a day of their log' },
 ] as const satisfies ReadonlyArray<{ name: NamedEvent; label: string }>;
 
 type Listed = (typeof WEBHOOK_EVENTS)[number]['name'];

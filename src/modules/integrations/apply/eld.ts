@@ -59,8 +59,10 @@ async function applyClocks(tx: Tx, t: ApplyTarget, clocks: EldSyncResult['clocks
 async function applyLogs(tx: Tx, t: ApplyTarget, logs: EldSyncResult['logs'], now: Date): Promise<number> {
   if (logs.length === 0) return 0;
   const { rowCount } = await tx.query(
-    `INSERT INTO duty_status_events (tenant_id, id, driver_id, status, started_at, latitude, longitude, note, source, created_by, created_at)
-     SELECT DISTINCT ON (x.driver_id, x.started_at) $1, x.id, x.driver_id, x.status, x.started_at, x.latitude, x.longitude, NULL, $2, NULL, $3
+    // What the ELD recorded: origin AUTOMATIC (ELD specification §7.22, record origin 1). A record the
+    // service already holds at that instant — active, or inactive after a correction — is not stored again.
+    `INSERT INTO duty_status_events (tenant_id, id, driver_id, status, started_at, latitude, longitude, note, source, created_by, created_at, origin)
+     SELECT DISTINCT ON (x.driver_id, x.started_at) $1, x.id, x.driver_id, x.status, x.started_at, x.latitude, x.longitude, NULL, $2, NULL, $3, 'AUTOMATIC'
        FROM unnest($4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::float8[], $9::float8[]) AS x (id, driver_id, status, started_at, latitude, longitude)
       WHERE NOT EXISTS (SELECT 1 FROM duty_status_events e WHERE e.tenant_id = $1 AND e.driver_id = x.driver_id AND e.started_at = x.started_at)`,
     [

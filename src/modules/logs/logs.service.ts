@@ -1,0 +1,162 @@
+/**
+ * A driver's daily logs: one record of duty status per 24-hour period of the home terminal
+ * (49 CFR 395.8), each with its events, totals, miles, violations, certification and recap.
+ */
+import type { Deps } from '../../deps.js';
+import type { Tx } from '../../db/types.js';
+import { timeZoneAt } from '../../domain/planning/local-time.js';
+import { addDays, dailyLogs, daysBetween, historyStart, isLogDate, logDateOf, periodOf, type DailyLog, type LogRecord } from '../../domain/logs/daily-log.js';
+import { invalid, notFound } from '../../lib/errors.js';
+import type { TenantContext } from '../../plugins/context.js';
+import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
+import { ruleSetOf, type StoredHosSettings } from '../hos/hos.repository.js';
+import type { PlanningPorts } from '../routes/planning-ports.js';
+import { activeRecords, certificationsOf, editsByDate, milesFromPositions, positionsOf } from './logs.repository.js';
+
+/** 395.8(k): six months of records are kept; the API hands out up to 184 days at a time (Samsara's edit horizon too). */
+export const MAX_LOG_DAYS = 184;
+export const DEFAULT_ZONE = 'America/Chicago';
+
+export interface LogSettings {
+  zone: string;
+  periodStartTime: string;
+  /** Where the zone comes from, in words (for the printable log and the API's readers). */
+  zoneSource: 'DRIVER_HOME_TERMINAL' | 'SETTINGS' | 'ORGANIZATION_ADDRESS' | 'DEFAULT';
+}
+
+/** A DRIVER user reaches only their own driver profile; others are "not found". */
+export async function logDriverFor(tx: Tx, ctx: TenantContext, driverId: string, forUpdate = false): Promise<DriverRecord> {
+  const driver = await findDriver(tx, ctx.tenantId, driverId, forUpdate);
+  if (!driver || (ctx.role === 'DRIVER' && driver.userId !== ctx.userId)) throw notFound('Driver');
+  return driver;
+}
+
+/**
+ * The zone and start time of a driver's 24-hour periods: the driver's home terminal's zone, else the
+ * organization's setting, else the zone of the organization's address, else America/Chicago.
+ */
+export async function logSettingsOf(tx: Tx, tenantId: string, driver: DriverRecord, ports: Pick<PlanningPorts, 'geocode'>): Promise<LogSettings & { hos: StoredHosSettings }> {
+  const { rows } = await tx.query<{ hos: StoredHosSettings | null; address: string }>(
+    'SELECT s.hos, t.address FROM tenants t LEFT JOIN tenant_settings s ON s.tenant_id = t.id WHERE t.id = $1',
+    [tenantId],
+  );
+  const hos = rows[0]?.hos ?? {};
+  const periodStartTime = hos.periodStartTime ?? '00:00';
+  if (driver.homeTerminal?.timeZone) return { zone: driver.homeTerminal.timeZone, periodStartTime, zoneSource: 'DRIVER_HOME_TERMINAL', hos };
+  if (hos.homeTerminalTimeZone) return { zone: hos.homeTerminalTimeZone, periodStartTime, zoneSource: 'SETTINGS', hos };
+  const address = rows[0]?.address;
+  if (address) {
+    const found = ports.geocode(address);
+    if (found.kind === 'found') return { zone: timeZoneAt(found.result), periodStartTime, zoneSource: 'ORGANIZATION_ADDRESS', hos };
+  }
+  return { zone: DEFAULT_ZONE, periodStartTime, zoneSource: 'DEFAULT', hos };
+}
+
+export interface DayAnswer {
+  date: string;
+  periodStart: string;
+  periodEnd: string;
+  timeZone: string;
+  events: Array<{
+    recordId: string;
+    status: string;
+    start: string;
+    end: string;
+    continued: boolean;
+    latitude: number | null;
+    longitude: number | null;
+    location: string | null;
+    origin: string;
+    note: string | null;
+    annotation: string | null;
+  }>;
+  totals: DailyLog['totals'];
+  milesDriven: number | null;
+  violations: Array<{ type: string; rule: string; start: string; end: string; overHours: number; explanation: string }>;
+  certification: { certified: boolean; certifiedAt: string | null; recertificationRequired: boolean; certifications: number };
+  pendingEditRequests: number;
+  recap: DailyLog['recap'];
+}
+
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
+export function logsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>) {
+  const { db, clock } = deps;
+
+  /** The days of [from, to] (dates on the home terminal's clocks), newest first. */
+  async function days(tx: Tx, ctx: TenantContext, driver: DriverRecord, q: { from?: string; to?: string }, now: number): Promise<{ settings: LogSettings; data: DayAnswer[] }> {
+    const settings = await logSettingsOf(tx, ctx.tenantId, driver, ports);
+    for (const key of ['from', 'to'] as const) {
+      const v = q[key];
+      if (v !== undefined && !isLogDate(v)) throw invalid('Validation failed', [{ field: `querystring.${key}`, message: 'must be a date, YYYY-MM-DD' }]);
+    }
+    const today = logDateOf(now, settings.zone, settings.periodStartTime);
+    const to = q.to ?? today;
+    const from = q.from ?? addDays(to, -7);
+    if (daysBetween(from, to) < 0) throw invalid('Validation failed', [{ field: 'querystring.from', message: 'must not be after to' }]);
+    if (daysBetween(from, to) >= MAX_LOG_DAYS) throw invalid('Validation failed', [{ field: 'querystring.to', message: `at most ${MAX_LOG_DAYS} days at a time` }]);
+    const dates: string[] = [];
+    for (let d = to; daysBetween(from, d) >= 0; d = addDays(d, -1)) dates.push(d);
+    return { settings, data: await dayAnswers(tx, ctx.tenantId, driver, settings, dates, now) };
+  }
+
+  /** The answers for `dates` (in the order given) from the stored log, or from `records` when given (a correction's "after"). */
+  async function dayAnswers(tx: Tx, tenantId: string, driver: DriverRecord, settings: LogSettings & { hos: StoredHosSettings }, dates: readonly string[], now: number, records?: readonly LogRecord[]): Promise<DayAnswer[]> {
+    if (dates.length === 0) return [];
+    const sorted = [...dates].sort();
+    const from = sorted[0]!;
+    const to = sorted[sorted.length - 1]!;
+    const rules = ruleSetOf(settings.hos);
+    const since = new Date(historyStart(from, settings.zone, settings.periodStartTime, rules));
+    const lastEnd = periodOf(to, settings.zone, settings.periodStartTime).end;
+    const [log, certs, edits, positions] = [
+      records ?? (await activeRecords(tx, tenantId, driver.id, since)),
+      await certificationsOf(tx, tenantId, driver.id, from, to),
+      await editsByDate(tx, tenantId, driver.id, from, to),
+      await positionsOf(tx, tenantId, driver.id, new Date(periodOf(from, settings.zone, settings.periodStartTime).start), new Date(lastEnd)),
+    ];
+    const logs = dailyLogs({ records: log, dates, zone: settings.zone, periodStartTime: settings.periodStartTime, now, rules });
+    return logs.map((day): DayAnswer => {
+      const certifications = certs.get(day.date) ?? [];
+      const latest = certifications[0] ?? null;
+      const appliedAfter = latest !== null && (edits.applied.get(day.date) ?? []).some((t) => t > Date.parse(latest.certifiedAt));
+      return {
+        date: day.date,
+        periodStart: isoOf(day.periodStart),
+        periodEnd: isoOf(day.periodEnd),
+        timeZone: day.timeZone,
+        events: day.events.map((e) => ({
+          recordId: e.recordId,
+          status: e.status,
+          start: isoOf(e.start),
+          end: isoOf(e.end),
+          continued: e.continued,
+          latitude: e.latitude,
+          longitude: e.longitude,
+          location: e.latitude !== null && e.longitude !== null ? ports.nameNear({ latitude: e.latitude, longitude: e.longitude }) : null,
+          origin: e.origin,
+          note: e.note,
+          annotation: e.annotation,
+        })),
+        totals: day.totals,
+        milesDriven: milesFromPositions(positions, day.periodStart, day.periodEnd),
+        violations: day.violations.map((v) => ({ type: v.kind, rule: v.rule, start: isoOf(v.start), end: isoOf(v.end), overHours: v.overHours, explanation: v.explanation })),
+        certification: { certified: latest !== null, certifiedAt: latest?.certifiedAt ?? null, recertificationRequired: appliedAfter, certifications: certifications.length },
+        pendingEditRequests: edits.pending.get(day.date) ?? 0,
+        recap: day.recap,
+      };
+    });
+  }
+
+  return {
+    async daily(ctx: TenantContext, driverId: string, q: { from?: string; to?: string }) {
+      const now = clock.now().getTime();
+      return db.tenant(ctx.tenantId, async (tx) => {
+        const driver = await logDriverFor(tx, ctx, driverId);
+        const { settings, data } = await days(tx, ctx, driver, q, now);
+        return { data, timeZone: settings.zone, periodStartTime: settings.periodStartTime };
+      });
+    },
+    dayAnswers,
+  };
+}
