@@ -100,6 +100,8 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/v1/drivers/:driverId/duty-status': { param: 'driver', query: 'limit=10', repeatable: true },
   // Records of duty status: daily logs, corrections, certification (its second parameter, :date, is yesterday).
   'GET /api/v1/drivers/:driverId/logs': { param: 'driver', query: `from=${DAY_BEFORE}&to=${YESTERDAY}`, repeatable: true },
+  'GET /api/v1/drivers/:driverId/logs.pdf': { param: 'driver', query: `from=${DAY_BEFORE}&to=${YESTERDAY}`, repeatable: true },
+  'GET /api/v1/drivers/:driverId/logs.csv': { param: 'driver', query: `from=${DAY_BEFORE}&to=${YESTERDAY}`, repeatable: true },
   'POST /api/v1/drivers/:driverId/log-edits': {
     param: 'driver',
     body: () => {

@@ -101,6 +101,8 @@ const SAMPLES: Record<string, Sample> = {
 
   // Records of duty status: daily logs, corrections, certification. The second parameter (:date) is yesterday.
   'GET /api/v1/drivers/:driverId/logs': { access: tenant('hos:read'), param: 'driver' },
+  'GET /api/v1/drivers/:driverId/logs.pdf': { access: tenant('hos:read'), param: 'driver' },
+  'GET /api/v1/drivers/:driverId/logs.csv': { access: tenant('hos:read'), param: 'driver' },
   'POST /api/v1/drivers/:driverId/log-edits': { access: tenant('logs:edit'), param: 'driver', body: () => logEditBody() },
   'GET /api/v1/log-edits': { access: tenant('hos:read'), query: 'status=PENDING&page=1&pageSize=5' },
   'GET /api/v1/log-edits/:editId': { access: tenant('hos:read'), param: 'edit' },

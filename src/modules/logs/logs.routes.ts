@@ -6,6 +6,7 @@ import { tenantCtx } from '../../plugins/context.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
 import { logsService, MAX_LOG_DAYS } from './logs.service.js';
 import { certificationService, editsService } from './edits.service.js';
+import { CSV_COLUMNS, logsExport } from './logs.export.js';
 
 const Status = Type.Union(['OFF_DUTY', 'SLEEPER_BERTH', 'ON_DUTY_DRIVING', 'ON_DUTY_NOT_DRIVING'].map((s) => Type.Literal(s)));
 const Hours = Type.Number({ description: 'hours' });
@@ -126,6 +127,49 @@ export function logsRoutes(fastify: FastifyInstance, deps: Deps, ports: Planning
       },
     },
     async (request) => logs.daily(tenantCtx(request), request.params.driverId, request.query),
+  );
+
+  const exports = logsExport(deps, ports);
+  const range = Type.Object({ from: Type.Optional(date), to: Type.Optional(date) }, { additionalProperties: false });
+  app.get(
+    '/api/v1/drivers/:driverId/logs.pdf',
+    {
+      config: { access: { auth: 'tenant', permission: 'hos:read' } },
+      schema: {
+        operationId: 'printDailyLogs',
+        tags,
+        security: TENANT_SECURITY,
+        summary: 'The daily logs as an inspector reads them: a PDF, one page per day (grid, totals, remarks, annotations, violations, certification, recap)',
+        params,
+        querystring: range,
+        produces: ['application/pdf'],
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' }), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { pdf, filename } = await exports.pdf(tenantCtx(request), request.params.driverId, request.query);
+      return reply.header('content-type', 'application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(pdf);
+    },
+  );
+  app.get(
+    '/api/v1/drivers/:driverId/logs.csv',
+    {
+      config: { access: { auth: 'tenant', permission: 'hos:read' } },
+      schema: {
+        operationId: 'exportDailyLogs',
+        tags,
+        security: TENANT_SECURITY,
+        summary: `Every record of the days (their history included) as CSV for spreadsheets; columns: ${CSV_COLUMNS.join(', ')}`,
+        params,
+        querystring: range,
+        produces: ['text/csv'],
+        response: { 200: Type.String({ description: 'text/csv' }), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { csv, filename } = await exports.csv(tenantCtx(request), request.params.driverId, request.query);
+      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
+    },
   );
 
   const edits = editsService(deps, ports);
