@@ -32,6 +32,8 @@ export const POLICIES = {
   'logs:edit': ['OWNER', 'ADMIN', 'DISPATCHER', 'DRIVER'],
   // 49 CFR 395.30: only the driver accepts or rejects a requested correction and certifies a day.
   'logs:decide': ['DRIVER'],
+  // The fleet's compliance: every driver's violations and records, not for DRIVER users.
+  'compliance:read': ['OWNER', 'ADMIN', 'DISPATCHER', 'VIEWER'],
   'vehicles:read': READERS,
   'vehicles:write': OPERATIONS,
   'loads:read': READERS,

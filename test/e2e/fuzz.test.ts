@@ -110,6 +110,7 @@ const FUZZ: Record<string, FuzzEntry> = {
     },
     repeatable: true,
   },
+  'GET /api/v1/compliance/hos': { query: `from=${DAY_BEFORE}&to=${YESTERDAY}&page=1&pageSize=5`, repeatable: true },
   'GET /api/v1/log-edits': { query: 'status=PENDING&page=1&pageSize=5', repeatable: true },
   'GET /api/v1/log-edits/:editId': { param: 'edit', repeatable: true },
   'POST /api/v1/log-edits/:editId/accept': { param: 'edit', body: () => ({ annotation: 'Looks right' }) },

@@ -104,6 +104,7 @@ const SAMPLES: Record<string, Sample> = {
   'GET /api/v1/drivers/:driverId/logs.pdf': { access: tenant('hos:read'), param: 'driver' },
   'GET /api/v1/drivers/:driverId/logs.csv': { access: tenant('hos:read'), param: 'driver' },
   'POST /api/v1/drivers/:driverId/log-edits': { access: tenant('logs:edit'), param: 'driver', body: () => logEditBody() },
+  'GET /api/v1/compliance/hos': { access: tenant('compliance:read'), query: 'page=1&pageSize=5' },
   'GET /api/v1/log-edits': { access: tenant('hos:read'), query: 'status=PENDING&page=1&pageSize=5' },
   'GET /api/v1/log-edits/:editId': { access: tenant('hos:read'), param: 'edit' },
   'POST /api/v1/log-edits/:editId/accept': { access: tenant('logs:decide'), param: 'edit', body: () => ({ annotation: 'Looks right to me' }) },

@@ -7,6 +7,7 @@ import type { PlanningPorts } from '../routes/planning-ports.js';
 import { logsService, MAX_LOG_DAYS } from './logs.service.js';
 import { certificationService, editsService } from './edits.service.js';
 import { CSV_COLUMNS, logsExport } from './logs.export.js';
+import { complianceService, MAX_COMPLIANCE_DAYS } from './compliance.service.js';
 
 const Status = Type.Union(['OFF_DUTY', 'SLEEPER_BERTH', 'ON_DUTY_DRIVING', 'ON_DUTY_NOT_DRIVING'].map((s) => Type.Literal(s)));
 const Hours = Type.Number({ description: 'hours' });
@@ -170,6 +171,48 @@ export function logsRoutes(fastify: FastifyInstance, deps: Deps, ports: Planning
       const { csv, filename } = await exports.csv(tenantCtx(request), request.params.driverId, request.query);
       return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
     },
+  );
+
+  const compliance = complianceService(deps, ports);
+  app.get(
+    '/api/v1/compliance/hos',
+    {
+      config: { access: { auth: 'tenant', permission: 'compliance:read' } },
+      schema: {
+        operationId: 'hosCompliance',
+        tags,
+        security: TENANT_SECURITY,
+        summary: `The fleet's HOS compliance per driver over a range of days (default the last 7 and today; at most ${MAX_COMPLIANCE_DAYS}): violations by type, days not certified, waiting correction requests, driving not in the log`,
+        querystring: Type.Object({ from: Type.Optional(date), to: Type.Optional(date), ...PageQuery }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(
+              Type.Object({
+                driverId: Type.String(),
+                driverName: Type.String(),
+                status: Type.String(),
+                timeZone: Type.String(),
+                violations: Type.Record(Type.String(), Type.Integer(), { description: 'Violations first exceeded in the range, by type' }),
+                violationCount: Type.Integer(),
+                daysNotCertified: Type.Array(Type.String(), { description: 'Ended days with records that the driver has not certified, or must certify again after a correction' }),
+                pendingEditRequests: Type.Integer(),
+                drivingNotInLog: Type.Array(
+                  Type.Object({ date: Type.String(), start: Timestamp, end: Timestamp, miles: Type.Number() }),
+                  { description: 'Stretches where the positions of the driver’s route show the truck moving (a mile or more between two positions) while the log shows no driving' },
+                ),
+              }),
+            ),
+            total: Type.Integer(),
+            page: Type.Integer(),
+            pageSize: Type.Integer(),
+            from: Type.Union([Type.String(), Type.Null()]),
+            to: Type.Union([Type.String(), Type.Null()]),
+          }),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async (request) => compliance.summary(tenantCtx(request), { from: request.query.from, to: request.query.to, page: request.query.page ?? 1, pageSize: request.query.pageSize ?? 20 }),
   );
 
   const edits = editsService(deps, ports);

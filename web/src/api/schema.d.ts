@@ -1208,6 +1208,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/hos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fleet's HOS compliance per driver over a range of days (default the last 7 and today; at most 31): violations by type, days not certified, waiting correction requests, driving not in the log */
+        get: operations["hosCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/drivers/{driverId}/log-edits": {
         parameters: {
             query?: never;
@@ -14356,6 +14373,150 @@ export interface operations {
                 };
                 content: {
                     "text/csv": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    hosCompliance: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                from?: string;
+                /** @description YYYY-MM-DD */
+                to?: string;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            driverId: string;
+                            driverName: string;
+                            status: string;
+                            timeZone: string;
+                            /** @description Violations first exceeded in the range, by type */
+                            violations: {
+                                [key: string]: number;
+                            };
+                            violationCount: number;
+                            /** @description Ended days with records that the driver has not certified, or must certify again after a correction */
+                            daysNotCertified: string[];
+                            pendingEditRequests: number;
+                            /** @description Stretches where the positions of the driver’s route show the truck moving (a mile or more between two positions) while the log shows no driving */
+                            drivingNotInLog: {
+                                date: string;
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                end: string;
+                                miles: number;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                        from: string | null;
+                        to: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         statusCode: number;
                         message: string;
                         error: string;

@@ -1,0 +1,84 @@
+/**
+ * The fleet's HOS compliance through the API, on PGlite and PostgreSQL: the hand-computed 3-day log (one
+ * violation, nothing certified) and a truck that moves 30 miles while its driver's log says off duty.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { FakeClock } from '../../../test/helpers/clock.js';
+import { DB_KINDS } from '../../../test/helpers/db.js';
+import { createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
+
+const DST_LOG: Array<[string, string]> = [
+  ['2026-10-31T11:00:00.000Z', 'ON_DUTY_NOT_DRIVING'],
+  ['2026-10-31T11:30:00.000Z', 'ON_DUTY_DRIVING'],
+  ['2026-10-31T19:00:00.000Z', 'OFF_DUTY'],
+  ['2026-10-31T19:30:00.000Z', 'ON_DUTY_DRIVING'],
+  ['2026-10-31T22:30:00.000Z', 'ON_DUTY_NOT_DRIVING'],
+  ['2026-10-31T23:00:00.000Z', 'OFF_DUTY'],
+  ['2026-11-01T10:00:00.000Z', 'ON_DUTY_NOT_DRIVING'],
+  ['2026-11-01T10:30:00.000Z', 'ON_DUTY_DRIVING'],
+  ['2026-11-01T18:00:00.000Z', 'OFF_DUTY'],
+  ['2026-11-01T18:30:00.000Z', 'ON_DUTY_DRIVING'],
+  ['2026-11-01T23:00:00.000Z', 'OFF_DUTY'],
+  ['2026-11-02T12:00:00.000Z', 'ON_DUTY_NOT_DRIVING'],
+  ['2026-11-02T12:30:00.000Z', 'ON_DUTY_DRIVING'],
+  ['2026-11-02T16:30:00.000Z', 'SLEEPER_BERTH'],
+  ['2026-11-02T18:30:00.000Z', 'ON_DUTY_DRIVING'],
+  ['2026-11-02T20:30:00.000Z', 'OFF_DUTY'],
+];
+
+describe.each(DB_KINDS)('HOS compliance of the fleet (%s)', (kind) => {
+  let t: TestApp;
+  let acme: TenantFixture;
+  let driverId: string;
+  let driverAuth: Record<string, string>;
+  const clock = new FakeClock('2026-11-03T12:00:00.000Z');
+  const ok = async <T,>(method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object): Promise<T> => {
+    const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
+    return res.json<T>();
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { clock });
+    const owner = await createTenant(t.app, { name: 'Audit Freight' });
+    acme = owner;
+    // An API key: the test's clock moves past an access token's life.
+    acme = { ...acme, auth: { 'x-api-key': (await createApiKey(t.app, acme)).key } as unknown as TenantFixture['auth'] };
+    driverId = (await createDriver(t.app, acme.auth, { firstName: 'Dana', lastName: 'Daylight' })).id;
+    for (const [at, status] of DST_LOG) await ok('POST', `/api/v1/drivers/${driverId}/duty-status`, acme.auth, { status, at });
+    // Her truck on a route, moving 30 miles at 12:10–12:40Z while her log says off duty.
+    const route = await ok<{ id: string }>('POST', '/api/v1/routes/plan', acme.auth, {
+      driverId,
+      stops: [{ name: 'Dallas, TX', latitude: 32.7767, longitude: -96.797 }, { name: 'Oklahoma City, OK', latitude: 35.4676, longitude: -97.5164, type: 'DELIVERY' }],
+    });
+    await ok('POST', `/api/v1/routes/${route.id}/activate`, acme.auth);
+    clock.set('2026-11-03T12:45:00.000Z');
+    for (const [at, latitude] of [['2026-11-03T12:10:00.000Z', 32.78], ['2026-11-03T12:40:00.000Z', 33.215]] as const) {
+      await ok('POST', `/api/v1/routes/${route.id}/positions`, acme.auth, { latitude, longitude: -96.8, recordedAt: at });
+    }
+    driverAuth = (await createUser(t.app, t.mailer, acme, 'DRIVER', { driverId })).auth;
+  });
+  afterAll(async () => t?.close());
+
+  type Row = { driverName: string; violations: Record<string, number>; violationCount: number; daysNotCertified: string[]; pendingEditRequests: number; drivingNotInLog: Array<{ date: string; start: string; end: string; miles: number }> };
+
+  it('counts the violation, the days not certified and the driving the log does not show', async () => {
+    const body = await ok<{ data: Row[]; from: string; to: string }>('GET', '/api/v1/compliance/hos?from=2026-10-31&to=2026-11-03', acme.auth);
+    expect(body).toMatchObject({ from: '2026-10-31', to: '2026-11-03' });
+    expect(body.data).toHaveLength(1);
+    const row = body.data[0]!;
+    expect(row).toMatchObject({ driverName: 'Dana Daylight', violations: { DRIVE: 1 }, violationCount: 1, pendingEditRequests: 0 });
+    // Today (Nov 3) has not ended; the three days before have records and no certification.
+    expect(row.daysNotCertified).toEqual(['2026-11-02', '2026-11-01', '2026-10-31']);
+    expect(row.drivingNotInLog).toEqual([{ date: '2026-11-03', start: '2026-11-03T12:10:00.000Z', end: '2026-11-03T12:40:00.000Z', miles: expect.closeTo(30, 0) }]);
+  });
+
+  it('a certified day leaves the list; the fleet’s compliance is not for drivers', async () => {
+    await ok('POST', `/api/v1/drivers/${driverId}/logs/2026-10-31/certify`, driverAuth);
+    const row = (await ok<{ data: Row[] }>('GET', '/api/v1/compliance/hos?from=2026-10-31&to=2026-11-03', acme.auth)).data[0]!;
+    expect(row.daysNotCertified).toEqual(['2026-11-02', '2026-11-01']);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/compliance/hos', headers: driverAuth })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/compliance/hos?from=2026-09-01&to=2026-11-03', headers: acme.auth })).statusCode).toBe(400);
+  });
+});
