@@ -79,6 +79,8 @@ describe.each(DB_KINDS)('HOS compliance of the fleet (%s)', (kind) => {
     const row = (await ok<{ data: Row[] }>('GET', '/api/v1/compliance/hos?from=2026-10-31&to=2026-11-03', acme.auth)).data[0]!;
     expect(row.daysNotCertified).toEqual(['2026-11-02', '2026-11-01']);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/compliance/hos', headers: driverAuth })).statusCode).toBe(403);
+    // A date that is no date, or a day not begun, cannot be certified.
+    for (const date of ['2026-02-30', '2026-11-04']) expect((await t.app.inject({ method: 'POST', url: `/api/v1/drivers/${driverId}/logs/${date}/certify`, headers: driverAuth })).statusCode, date).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/compliance/hos?from=2026-09-01&to=2026-11-03', headers: acme.auth })).statusCode).toBe(400);
   });
 });

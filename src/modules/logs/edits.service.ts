@@ -11,7 +11,7 @@ import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { emitEvent } from '../../db/outbox.js';
 import { applyCorrection, correctionProblems, planCorrection, touchedAutomaticDriving, type Correction } from '../../domain/logs/corrections.js';
-import { addDays, daysBetween, historyStart, logDateOf, type LogRecord } from '../../domain/logs/daily-log.js';
+import { addDays, daysBetween, historyStart, isLogDate, logDateOf, type LogRecord } from '../../domain/logs/daily-log.js';
 import type { DutyStatus } from '../../domain/hos/index.js';
 import { forbidden, invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -324,6 +324,7 @@ export function certificationService(deps: Deps, ports: Pick<PlanningPorts, 'geo
         if (!(ctx.via === 'token' && driver.userId !== null && driver.userId === ctx.userId)) {
           throw forbidden(`Only ${driver.firstName} ${driver.lastName}, signed in, can certify their own log (49 CFR 395.30(b))`);
         }
+        if (!isLogDate(date)) throw invalid('Validation failed', [{ field: 'params.date', message: 'must be a date, YYYY-MM-DD' }]);
         const settings = await logSettingsOf(tx, ctx.tenantId, driver, ports);
         const today = logDateOf(now.getTime(), settings.zone, settings.periodStartTime);
         if (daysBetween(date, today) < 0) throw invalid('Validation failed', [{ field: 'params.date', message: `a day that has not begun cannot be certified (today is ${today} on the home terminal's clocks)` }]);
