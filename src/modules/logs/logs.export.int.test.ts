@@ -12,29 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { FakeClock } from '../../../test/helpers/clock.js';
 import { DB_KINDS } from '../../../test/helpers/db.js';
+import { DST_LOG } from '../../../test/helpers/dst-log.js';
 import { createDriver, createTenant, createUser, type TenantFixture } from '../../../test/helpers/factories.js';
 import { CSV_COLUMNS } from './logs.export.js';
 
 const NOW = '2026-11-03T12:00:00.000Z';
-/** The hand-computed log of src/domain/logs/daily-log.test.ts. */
-const DST_LOG: Array<[string, string]> = [
-  ['2026-10-31T11:00:00.000Z', 'ON_DUTY_NOT_DRIVING'],
-  ['2026-10-31T11:30:00.000Z', 'ON_DUTY_DRIVING'],
-  ['2026-10-31T19:00:00.000Z', 'OFF_DUTY'],
-  ['2026-10-31T19:30:00.000Z', 'ON_DUTY_DRIVING'],
-  ['2026-10-31T22:30:00.000Z', 'ON_DUTY_NOT_DRIVING'],
-  ['2026-10-31T23:00:00.000Z', 'OFF_DUTY'],
-  ['2026-11-01T10:00:00.000Z', 'ON_DUTY_NOT_DRIVING'],
-  ['2026-11-01T10:30:00.000Z', 'ON_DUTY_DRIVING'],
-  ['2026-11-01T18:00:00.000Z', 'OFF_DUTY'],
-  ['2026-11-01T18:30:00.000Z', 'ON_DUTY_DRIVING'],
-  ['2026-11-01T23:00:00.000Z', 'OFF_DUTY'],
-  ['2026-11-02T12:00:00.000Z', 'ON_DUTY_NOT_DRIVING'],
-  ['2026-11-02T12:30:00.000Z', 'ON_DUTY_DRIVING'],
-  ['2026-11-02T16:30:00.000Z', 'SLEEPER_BERTH'],
-  ['2026-11-02T18:30:00.000Z', 'ON_DUTY_DRIVING'],
-  ['2026-11-02T20:30:00.000Z', 'OFF_DUTY'],
-];
 
 describe.each(DB_KINDS)('printable and spreadsheet logs (%s)', (kind) => {
   let t: TestApp;
