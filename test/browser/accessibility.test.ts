@@ -99,35 +99,34 @@ describeBrowser('accessibility of every page (axe-core, WCAG 2.1 AA)', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
   });
 
-  it('every dispatcher page', async () => {
+  // One test per page: each has its own time limit, and a failure names the page.
+  const dispatcherPages: Array<[string, () => string, (page: Page) => Promise<unknown>]> = [
+    ['overview', () => '/', (page) => page.locator('[data-testid="us-map"][data-ready="true"]').waitFor()],
+    ['routes', () => '/routes', (page) => page.getByRole('table').waitFor()],
+    ['plan-route', () => '/routes/new', (page) => page.getByLabel('Stop 1 place').waitFor()],
+    ['route', () => `/routes/${route.routeId}`, (page) => page.getByTestId('log-grid').waitFor()],
+    ['alerts', () => '/alerts', (page) => page.getByRole('article').first().waitFor()],
+    ['alert-analytics', () => '/alerts/analytics', (page) => page.getByRole('heading', { level: 1 }).waitFor()],
+    ['drivers', () => '/drivers', (page) => page.getByRole('table').waitFor()],
+    ['driver', () => `/drivers/${route.driverId}`, (page) => page.getByTestId('log-grid').waitFor()],
+    ['vehicles', () => '/vehicles', (page) => page.getByRole('table').waitFor()],
+    ['vehicle', () => `/vehicles/${ids.vehicle}`, (page) => page.getByRole('heading', { level: 1 }).waitFor()],
+    ['loads', () => '/loads', (page) => page.getByRole('table').waitFor()],
+    ['load', () => `/loads/${ids.load}`, (page) => page.getByRole('heading', { level: 1 }).waitFor()],
+    ['locations', () => '/locations', (page) => page.getByRole('table').waitFor()],
+    ['location', () => `/locations/${ids.location}`, (page) => page.getByRole('heading', { level: 1 }).waitFor()],
+    ['settings-alerts', () => '/settings/alerts', (page) => page.getByRole('heading', { name: 'Alert thresholds' }).waitFor()],
+    ['settings-api-keys', () => '/settings/api-keys', (page) => page.getByLabel('Key name').waitFor()],
+    ['settings-webhooks', () => '/settings/webhooks', (page) => page.getByRole('row').nth(1).waitFor()],
+    ['settings-integrations', () => '/settings/integrations', (page) => page.getByRole('button', { name: /^Connect / }).first().waitFor()],
+    ['settings-users', () => '/settings/users', (page) => page.getByRole('region', { name: 'Users', exact: true }).waitFor()],
+  ];
+  it.each(dispatcherPages)('the dispatcher page %s', async (name, url, ready) => {
     const { page } = b;
-    const pages: Array<[string, string, () => Promise<unknown>]> = [
-      ['overview', '/', () => page.locator('[data-testid="us-map"][data-ready="true"]').waitFor()],
-      ['routes', '/routes', () => page.getByRole('table').waitFor()],
-      ['plan-route', '/routes/new', () => page.getByLabel('Stop 1 place').waitFor()],
-      ['route', `/routes/${route.routeId}`, () => page.getByTestId('log-grid').waitFor()],
-      ['alerts', '/alerts', () => page.getByRole('article').first().waitFor()],
-      ['alert-analytics', '/alerts/analytics', () => page.getByRole('heading', { level: 1 }).waitFor()],
-      ['drivers', '/drivers', () => page.getByRole('table').waitFor()],
-      ['driver', `/drivers/${route.driverId}`, () => page.getByTestId('log-grid').waitFor()],
-      ['vehicles', '/vehicles', () => page.getByRole('table').waitFor()],
-      ['vehicle', `/vehicles/${ids.vehicle}`, () => page.getByRole('heading', { level: 1 }).waitFor()],
-      ['loads', '/loads', () => page.getByRole('table').waitFor()],
-      ['load', `/loads/${ids.load}`, () => page.getByRole('heading', { level: 1 }).waitFor()],
-      ['locations', '/locations', () => page.getByRole('table').waitFor()],
-      ['location', `/locations/${ids.location}`, () => page.getByRole('heading', { level: 1 }).waitFor()],
-      ['settings-alerts', '/settings/alerts', () => page.getByRole('heading', { name: 'Alert thresholds' }).waitFor()],
-      ['settings-api-keys', '/settings/api-keys', () => page.getByLabel('Key name').waitFor()],
-      ['settings-webhooks', '/settings/webhooks', () => page.getByRole('row').nth(1).waitFor()],
-      ['settings-integrations', '/settings/integrations', () => page.getByRole('button', { name: /^Connect / }).first().waitFor()],
-      ['settings-users', '/settings/users', () => page.getByRole('region', { name: 'Users', exact: true }).waitFor()],
-    ];
-    for (const [name, url, ready] of pages) {
-      await page.goto(url);
-      await ready();
-      await page.waitForLoadState('networkidle');
-      await expectAccessible(page, name);
-    }
+    await page.goto(url());
+    await ready(page);
+    await page.waitForLoadState('networkidle');
+    await expectAccessible(page, name);
   });
 
   it('the platform administrator’s page and the driver view on a phone', async () => {
