@@ -9,6 +9,7 @@ import routeRevisions from './migrations/008_route_revisions.js';
 import teamDrivers from './migrations/009_team_drivers.js';
 import driverLocations from './migrations/010_driver_locations.js';
 import recordsOfDutyStatus from './migrations/011_records_of_duty_status.js';
+import unassignedDriving from './migrations/012_unassigned_driving.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '009_team_drivers', sql: teamDrivers },
   { id: '010_driver_locations', sql: driverLocations },
   { id: '011_records_of_duty_status', sql: recordsOfDutyStatus },
+  { id: '012_unassigned_driving', sql: unassignedDriving },
 ];
 
 /**
@@ -71,11 +73,11 @@ BEGIN
         WITH CHECK (tenant_id = current_setting('app.tenant_id', true))$p$, t.relname);
     END IF;
   END LOOP;
-  -- Records of duty status, their corrections and certifications are kept (49 CFR 395.8(k)): the
-  -- application may not delete them.
+  -- Records of duty status, their corrections and certifications, and unidentified driving records are
+  -- kept (49 CFR 395.8(k), 395.32(c)): the application may not delete them.
   FOR t IN
     SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname IN ('duty_status_events', 'log_edits', 'log_certifications')
+     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname IN ('duty_status_events', 'log_edits', 'log_certifications', 'unassigned_driving')
   LOOP
     EXECUTE format('REVOKE DELETE, TRUNCATE ON %I FROM ${APP_ROLE}', t.relname);
   END LOOP;

@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   attempt: 'att',
   logEdit: 'edt',
   certification: 'crt',
+  unassignedDriving: 'udr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,6 +11,7 @@ import { invitationsRoutes } from './invitations/invitations.routes.js';
 import { loadsRoutes } from './loads/loads.routes.js';
 import { locationsRoutes } from './locations/locations.routes.js';
 import { logsRoutes } from './logs/logs.routes.js';
+import { unassignedRoutes } from './logs/unassigned.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
 import { tenantsRoutes } from './tenants/tenants.routes.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -46,6 +47,7 @@ export function registerModules(app: FastifyInstance, deps: Deps, ports: Plannin
   }
   driversRoutes(app, deps, ports);
   logsRoutes(app, deps, ports);
+  unassignedRoutes(app, deps, ports);
   loadsRoutes(app, deps, ports);
   routesRoutes(app, deps, ports);
   dispatchRoutes(app, deps, ports);

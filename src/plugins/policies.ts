@@ -34,6 +34,9 @@ export const POLICIES = {
   'logs:decide': ['DRIVER'],
   // The fleet's compliance: every driver's violations and records, not for DRIVER users.
   'compliance:read': ['OWNER', 'ADMIN', 'DISPATCHER', 'VIEWER'],
+  // Unassigned driving (49 CFR 395.32): the carrier reviews it, assigns it to a driver or annotates it.
+  'unassigned:read': READERS,
+  'unassigned:write': OPERATIONS,
   'vehicles:read': READERS,
   'vehicles:write': OPERATIONS,
   'loads:read': READERS,

@@ -74,6 +74,21 @@ export interface EldSyncResult {
   logs: { driverId: string; status: DutyStatus; startedAt: string; latitude: number | null; longitude: number | null }[];
   locations: { vehicleId: string; latitude: number; longitude: number; speedMph: number | null; headingDegrees: number | null; recordedAt: string; fuelLevelPercent: number | null }[];
   faults: { vehicleId: string; code: string; description: string; severity: 'WARNING' | 'CRITICAL'; active: boolean; since: string }[];
+  /**
+   * Driving the vehicle recorded with no driver logged in (the ELD's unidentified driver records, 49 CFR 395.32),
+   * not yet assigned or annotated at the vendor; `vendorSegmentId` keeps a segment from being stored twice.
+   */
+  unassignedDriving?: {
+    vehicleId: string;
+    vendorSegmentId: string;
+    startedAt: string;
+    endedAt: string;
+    startLatitude: number | null;
+    startLongitude: number | null;
+    endLatitude: number | null;
+    endLongitude: number | null;
+    miles: number | null;
+  }[];
   /** Vendor drivers / vehicles no tenant record matched (reported, not an error). */
   unmatched: { drivers: number; vehicles: number };
 }

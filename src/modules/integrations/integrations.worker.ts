@@ -29,7 +29,7 @@ export const DEFAULT_SYNC_OPTIONS: SyncOptions = { batch: 8, leaseMs: 10 * 60_00
 export function syncCounts(r: SyncResult): Record<string, number> {
   switch (r.kind) {
     case 'ELD':
-      return { clocks: r.clocks.length, logs: r.logs.length, locations: r.locations.length, faults: r.faults.length, unmatchedDrivers: r.unmatched.drivers, unmatchedVehicles: r.unmatched.vehicles };
+      return { clocks: r.clocks.length, logs: r.logs.length, locations: r.locations.length, faults: r.faults.length, unassignedDriving: r.unassignedDriving?.length ?? 0, unmatchedDrivers: r.unmatched.drivers, unmatchedVehicles: r.unmatched.vehicles };
     case 'TMS_LOADS':
       return { loads: r.loads.length };
     case 'VISIBILITY':

@@ -70,6 +70,7 @@ interface EditRow {
   dates: string[];
   days_before: unknown;
   days_after: unknown;
+  unassigned_id: string | null;
 }
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
@@ -191,50 +192,68 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
     return { row, driver };
   }
 
+  /**
+   * A correction of the driver's log, in the caller's transaction. `assumed`: the driving of an unassigned
+   * driving segment that the driver is to assume (origin UNIDENTIFIED_ASSUMED, ELD specification §7.22 origin 4).
+   */
+  async function createIn(tx: Tx, ctx: TenantContext, driverId: string, input: EditInput, assumed?: { unassignedId: string }): Promise<EditAnswer> {
+    const now = clock.now();
+    const c: Correction = {
+      from: Date.parse(input.from),
+      to: Date.parse(input.to),
+      entries: input.entries.map((e) => ({ status: e.status, at: Date.parse(e.at), latitude: e.latitude ?? null, longitude: e.longitude ?? null, note: e.note ?? null })),
+    };
+    const problems = correctionProblems(c, now.getTime());
+    if (problems.length > 0) throw invalid('Validation failed', problems);
+    const annotation = input.annotation.trim();
+    const driver = await logDriverFor(tx, ctx, driverId, true);
+    const own = isDriversOwn(ctx, driver);
+    const origin = assumed ? 'UNIDENTIFIED_ASSUMED' : own ? 'DRIVER' : 'OTHER_USER';
+    const x = await beforeAfter(tx, ctx, driver, c, origin, annotation, now.getTime());
+    checkAutomatic(x.active, c, now.getTime());
+    const id = newId('logEdit');
+    const entries = c.entries.map((e) => ({ status: e.status, at: new Date(e.at).toISOString(), latitude: e.latitude ?? null, longitude: e.longitude ?? null, note: e.note ?? null }));
+    const { rows } = await tx.query<EditRow>(
+      `INSERT INTO log_edits (tenant_id, id, driver_id, status, origin, range_from, range_to, entries, annotation, requested_by, requested_at, decided_by, decided_at, dates, days_before, days_after, unassigned_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING *`,
+      [
+        ctx.tenantId, id, driver.id, own ? 'APPLIED' : 'PENDING', origin, new Date(c.from), new Date(c.to), JSON.stringify(entries), annotation, ctx.userId, now,
+        own ? ctx.userId : null, own ? now : null, x.dates, own ? JSON.stringify(x.before) : null, own ? JSON.stringify(x.after) : null, assumed?.unassignedId ?? null,
+      ],
+    );
+    if (own) {
+      await apply(tx, ctx, driver, id, c, origin, annotation, x.active, now);
+    } else {
+      // ELD specification §4.4.4.2.6: the requested records are stored as "inactive – change requested".
+      for (const e of c.entries) {
+        await insertDutyEvent(
+          tx,
+          ctx.tenantId,
+          { id: newId('dutyStatus'), driverId: driver.id, status: e.status, at: new Date(e.at), latitude: e.latitude ?? null, longitude: e.longitude ?? null, note: e.note ?? null, source: 'MANUAL', createdBy: ctx.userId, origin, recordStatus: 'INACTIVE_CHANGE_REQUESTED', editId: id, annotation },
+          now,
+        );
+      }
+      await emitEvent(tx, ctx.tenantId, 'log.edit_requested', { editId: id, driverId: driver.id, from: new Date(c.from).toISOString(), to: new Date(c.to).toISOString(), annotation, requestedBy: ctx.userId, dates: x.dates, unassignedDrivingId: assumed?.unassignedId ?? null }, now);
+    }
+    return { ...(await answer(tx, ctx, rows[0]!, now.getTime())), before: x.before, after: x.after };
+  }
+
+  /** An assignment of unassigned driving follows its edit request: accepted → ASSIGNED; rejected or cancelled → UNASSIGNED again (395.32). */
+  async function settleUnassigned(tx: Tx, ctx: TenantContext, row: EditRow, status: 'ASSIGNED' | 'UNASSIGNED', now: Date): Promise<void> {
+    if (row.unassigned_id === null) return;
+    await tx.query(
+      `UPDATE unassigned_driving SET status = $3, driver_id = CASE WHEN $3 = 'ASSIGNED' THEN driver_id END, status_changed_at = $4, status_changed_by = $5
+        WHERE tenant_id = $1 AND id = $2 AND edit_id = $6 AND status = 'ASSIGNMENT_PENDING'`,
+      [ctx.tenantId, row.unassigned_id, status, now, ctx.userId, row.id],
+    );
+  }
+
   return {
     async create(ctx: TenantContext, driverId: string, input: EditInput): Promise<EditAnswer> {
-      const now = clock.now();
-      const c: Correction = {
-        from: Date.parse(input.from),
-        to: Date.parse(input.to),
-        entries: input.entries.map((e) => ({ status: e.status, at: Date.parse(e.at), latitude: e.latitude ?? null, longitude: e.longitude ?? null, note: e.note ?? null })),
-      };
-      const problems = correctionProblems(c, now.getTime());
-      if (problems.length > 0) throw invalid('Validation failed', problems);
-      const annotation = input.annotation.trim();
-      return db.tenant(ctx.tenantId, async (tx) => {
-        const driver = await logDriverFor(tx, ctx, driverId, true);
-        const own = isDriversOwn(ctx, driver);
-        const origin = own ? 'DRIVER' : 'OTHER_USER';
-        const x = await beforeAfter(tx, ctx, driver, c, origin, annotation, now.getTime());
-        checkAutomatic(x.active, c, now.getTime());
-        const id = newId('logEdit');
-        const entries = c.entries.map((e) => ({ status: e.status, at: new Date(e.at).toISOString(), latitude: e.latitude ?? null, longitude: e.longitude ?? null, note: e.note ?? null }));
-        const { rows } = await tx.query<EditRow>(
-          `INSERT INTO log_edits (tenant_id, id, driver_id, status, origin, range_from, range_to, entries, annotation, requested_by, requested_at, decided_by, decided_at, dates, days_before, days_after)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
-          [
-            ctx.tenantId, id, driver.id, own ? 'APPLIED' : 'PENDING', origin, new Date(c.from), new Date(c.to), JSON.stringify(entries), annotation, ctx.userId, now,
-            own ? ctx.userId : null, own ? now : null, x.dates, own ? JSON.stringify(x.before) : null, own ? JSON.stringify(x.after) : null,
-          ],
-        );
-        if (own) {
-          await apply(tx, ctx, driver, id, c, 'DRIVER', annotation, x.active, now);
-        } else {
-          // ELD specification §4.4.4.2.6: the requested records are stored as "inactive – change requested".
-          for (const e of c.entries) {
-            await insertDutyEvent(
-              tx,
-              ctx.tenantId,
-              { id: newId('dutyStatus'), driverId: driver.id, status: e.status, at: new Date(e.at), latitude: e.latitude ?? null, longitude: e.longitude ?? null, note: e.note ?? null, source: 'MANUAL', createdBy: ctx.userId, origin: 'OTHER_USER', recordStatus: 'INACTIVE_CHANGE_REQUESTED', editId: id, annotation },
-              now,
-            );
-          }
-          await emitEvent(tx, ctx.tenantId, 'log.edit_requested', { editId: id, driverId: driver.id, from: new Date(c.from).toISOString(), to: new Date(c.to).toISOString(), annotation, requestedBy: ctx.userId, dates: x.dates }, now);
-        }
-        return { ...(await answer(tx, ctx, rows[0]!, now.getTime())), before: x.before, after: x.after };
-      });
+      return db.tenant(ctx.tenantId, (tx) => createIn(tx, ctx, driverId, input));
     },
+
+    createIn,
 
     async decide(ctx: TenantContext, editId: string, decision: 'accept' | 'reject', annotation?: string): Promise<EditAnswer> {
       const now = clock.now();
@@ -259,6 +278,7 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
           `UPDATE log_edits SET status = $3, decided_by = $4, decided_at = $5, decision_annotation = $6, days_before = $7, days_after = $8 WHERE tenant_id = $1 AND id = $2 RETURNING *`,
           [ctx.tenantId, editId, status, ctx.userId, now, annotation ?? null, JSON.stringify(x.before), JSON.stringify(decision === 'accept' ? x.after : x.before)],
         );
+        await settleUnassigned(tx, ctx, row, decision === 'accept' ? 'ASSIGNED' : 'UNASSIGNED', now);
         await emitEvent(tx, ctx.tenantId, decision === 'accept' ? 'log.edit_accepted' : 'log.edit_rejected', { editId, driverId: driver.id, from: new Date(c.from).toISOString(), to: new Date(c.to).toISOString(), annotation: row.annotation, decidedBy: ctx.userId, decisionAnnotation: annotation ?? null, dates: row.dates }, now);
         return answer(tx, ctx, rows[0]!, now.getTime());
       });
@@ -277,6 +297,7 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
             WHERE tenant_id = $1 AND edit_id = $2 AND record_status = 'INACTIVE_CHANGE_REQUESTED'`,
           [ctx.tenantId, editId, now, ctx.userId],
         );
+        await settleUnassigned(tx, ctx, row, 'UNASSIGNED', now);
         const { rows } = await tx.query<EditRow>(`UPDATE log_edits SET status = 'CANCELLED', decided_by = $3, decided_at = $4 WHERE tenant_id = $1 AND id = $2 RETURNING *`, [ctx.tenantId, editId, ctx.userId, now]);
         return answer(tx, ctx, rows[0]!, now.getTime());
       });

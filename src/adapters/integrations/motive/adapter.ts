@@ -30,18 +30,26 @@
  *   statuses also `personal_conveyance`, `yard_move`. Dates are read in the carrier's time zone, so the
  *   adapter asks one day more on each side and keeps the logs overlapping its own 24 h window.
  * - A fault code names its vehicle as `vehicle { id, number }`; a J1939 `code` is the SPN; no lamp states.
+ * - `GET /v1/driving_periods?start_date&end_date&assigned_to_driver=false` (the endpoint and the parameter are
+ *   documented: developer.gomotive.com "List company's driving periods" and its April 2025 changelog) answers
+ *   `{ driving_periods: [{ driving_period: { id, start_time, end_time, duration, type (driving | pc | ym), status,
+ *   annotation_status, notes, distance, origin_lat, origin_lon, destination_lat, destination_lon, source, driver,
+ *   vehicle { id, number } } }] }`; the distance unit (miles, km for metric vehicles) and the origin / destination
+ *   fields are assumed.
  * - Error bodies may carry `message` / `error_message`; 401 / 403 for a bad key, 429 with Retry-After.
  */
 import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type AdapterHttpOptions } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type EldSyncResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo } from '../port.js';
-import { mapClocks, mapFaults, mapLocations, mapLogs, matchDrivers, matchVehicles, type MotiveAvailableTimeRow, type MotiveVehicleLocationRow } from './mapping.js';
-import type { MotiveFaultCode, MotiveHosLog, MotiveUser, MotiveVehicle } from './sandbox.js';
+import { mapClocks, mapFaults, mapLocations, mapLogs, mapUnassigned, matchDrivers, matchVehicles, type MotiveAvailableTimeRow, type MotiveVehicleLocationRow } from './mapping.js';
+import type { MotiveDrivingPeriod, MotiveFaultCode, MotiveHosLog, MotiveUser, MotiveVehicle } from './sandbox.js';
 
 export const MOTIVE_DEFAULT_BASE_URL = 'https://api.gomotive.com';
 export const MOTIVE_API_VERSION = 'v1';
 /** How far back HOS logs are kept on each sync. */
 export const MOTIVE_LOG_WINDOW_MS = 24 * 3_600_000;
+/** How far back unidentified driving periods are read: the day and the 7 before it (ELD specification §4.6.1.6). */
+export const MOTIVE_UNASSIGNED_WINDOW_MS = 8 * 24 * 3_600_000;
 /** Motive's maximum page size. */
 const PER_PAGE = 100;
 const DAY_MS = 24 * 3_600_000;
@@ -125,6 +133,11 @@ export class MotiveAdapter implements IntegrationAdapter {
     });
     const locations = await all<MotiveVehicleLocationRow>('/v1/vehicle_locations', 'vehicles');
     const faults = await all<Wrapped<'fault_code', MotiveFaultCode>>('/v1/fault_codes', 'fault_codes');
+    const periods = await all<Wrapped<'driving_period', MotiveDrivingPeriod>>('/v1/driving_periods', 'driving_periods', {
+      start_date: date(ctx.now.getTime() - MOTIVE_UNASSIGNED_WINDOW_MS - DAY_MS),
+      end_date: date(ctx.now.getTime() + DAY_MS),
+      assigned_to_driver: 'false',
+    });
 
     try {
       const drivers = matchDrivers(users.map((u) => u.user), ctx.drivers);
@@ -137,6 +150,7 @@ export class MotiveAdapter implements IntegrationAdapter {
         logs: mapLogs(logs, drivers.byVendorId, window),
         locations: mapLocations(locations, matched.byVendorId, metric),
         faults: mapFaults(faults, matched.byVendorId),
+        unassignedDriving: mapUnassigned(periods.map((d) => d.driving_period), matched.byVendorId, metric),
         unmatched: { drivers: drivers.unmatched, vehicles: matched.unmatched },
       };
     } catch {

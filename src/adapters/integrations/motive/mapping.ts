@@ -5,7 +5,7 @@
  */
 import { isoTime, matchDriverKeys, matchVehicleKeys, type MatchResult } from '../eld-matching.js';
 import type { DutyStatus, EldSyncResult, SyncContext } from '../port.js';
-import type { MotiveAvailableTime, MotiveFaultCode, MotiveHosLog, MotiveLocation, MotiveUser, MotiveVehicle } from './sandbox.js';
+import type { MotiveAvailableTime, MotiveDrivingPeriod, MotiveFaultCode, MotiveHosLog, MotiveLocation, MotiveUser, MotiveVehicle } from './sandbox.js';
 
 /** One row of `/v1/available_time`. */
 export interface MotiveAvailableTimeRow {
@@ -141,6 +141,36 @@ export function mapFaults(rows: { fault_code: MotiveFaultCode }[], vehicles: Map
         severity: fmi === 0 || fmi === 1 ? ('CRITICAL' as const) : ('WARNING' as const),
         active: f.status === 'open',
         since,
+      },
+    ];
+  });
+}
+
+/**
+ * Unidentified driving periods (no driver) of our vehicles → unassigned driving. Only `driving`: personal
+ * conveyance and yard moves are not driving time (49 CFR 395.8; the FMCSA's guidance on both), and a period
+ * Motive already shows annotated is settled there. Distance in miles (km for a metric vehicle).
+ */
+export function mapUnassigned(periods: MotiveDrivingPeriod[], vehicles: Map<string, string>, metric: Set<string>): NonNullable<EldSyncResult['unassignedDriving']> {
+  return periods.flatMap((d) => {
+    const vehicleId = vehicles.get(String(d.vehicle?.id));
+    const startedAt = isoTime(d.start_time);
+    const endedAt = isoTime(d.end_time);
+    if (!vehicleId || !startedAt || !endedAt || d.driver || d.type !== 'driving' || (d.annotation_status ?? '') === 'annotated') return [];
+    const distance = num(d.distance);
+    const start = num(d.origin_lat) !== null && num(d.origin_lon) !== null ? { latitude: num(d.origin_lat), longitude: num(d.origin_lon) } : null;
+    const end = num(d.destination_lat) !== null && num(d.destination_lon) !== null ? { latitude: num(d.destination_lat), longitude: num(d.destination_lon) } : null;
+    return [
+      {
+        vehicleId,
+        vendorSegmentId: String(d.id),
+        startedAt,
+        endedAt,
+        startLatitude: start?.latitude ?? null,
+        startLongitude: start?.longitude ?? null,
+        endLatitude: end?.latitude ?? null,
+        endLongitude: end?.longitude ?? null,
+        miles: distance === null || distance < 0 ? null : metric.has(String(d.vehicle.id)) ? distance / KM_PER_MILE : distance,
       },
     ];
   });

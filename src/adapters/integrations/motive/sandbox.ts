@@ -73,6 +73,33 @@ export interface MotiveLocation {
   type?: string;
   fuel_primary_remaining_percentage?: number | null;
 }
+/**
+ * `GET /v1/driving_periods` (developer.gomotive.com "List company's driving periods"): `type` driving, pc or ym;
+ * with `assigned_to_driver=false` (Motive changelog, April 2025) the periods no driver is assigned to.
+ * `distance` in miles (km for a metric vehicle) and the origin / destination fields are assumed.
+ */
+export interface MotiveDrivingPeriod {
+  id: number;
+  start_time: string;
+  end_time: string;
+  /** Seconds. */
+  duration?: number | null;
+  type: 'driving' | 'pc' | 'ym' | string;
+  status?: string | null;
+  annotation_status?: string | null;
+  notes?: string | null;
+  distance?: number | null;
+  origin?: string | null;
+  origin_lat?: number | null;
+  origin_lon?: number | null;
+  destination?: string | null;
+  destination_lat?: number | null;
+  destination_lon?: number | null;
+  /** ELD record origin (1 automatic, 3 edit requested by another user, 4 assumed from unidentified driver). */
+  source?: number | null;
+  driver?: { id: number; first_name: string; last_name: string } | null;
+  vehicle: { id: number; number: string };
+}
 export interface MotiveFaultCode {
   id: number;
   /** J1939: the SPN; OBD-II: the P-code. */
@@ -95,6 +122,7 @@ export interface MotiveSandboxState {
   hosLogs: MotiveHosLog[];
   locations: Map<number, MotiveLocation>;
   faultCodes: MotiveFaultCode[];
+  drivingPeriods: MotiveDrivingPeriod[];
   /** Every request received (path and query), in order: tests count attempts. */
   requests: SandboxRequest[];
   /** Largest page served (Motive's is 100; small here so pagination shows). */
@@ -176,7 +204,14 @@ export function seedMotiveState(now: Date, apiKey: string, pageSize: number): Mo
     { id: 8003, code: 'P0420', code_label: 'P0420', code_description: 'Catalyst System Efficiency Below Threshold', status: 'closed', first_observed_at: iso(now, -3 * 24 * 60), last_observed_at: iso(now, -2 * 24 * 60), fmi: null, vehicle: truck(502) },
     { id: 8004, code: '168', code_label: 'SPN 168 FMI 4', code_description: 'Battery Potential', status: 'open', first_observed_at: iso(now, -30), fmi: 4, vehicle: truck(503) },
   ];
-  return { apiKey, users, vehicles, availability, hosLogs, locations, faultCodes, requests: [], pageSize };
+  // Driving with nobody logged in: TRK-102 for 40 minutes out of Los Angeles, TRK-101 a 10-minute yard move
+  // (type ym); one period of TRK-101 has a driver (not unassigned).
+  const drivingPeriods: MotiveDrivingPeriod[] = [
+    { id: 90001, start_time: iso(now, -20 * 60), end_time: iso(now, -20 * 60 + 40), duration: 40 * 60, type: 'driving', status: 'complete', annotation_status: null, distance: 23.4, origin: 'Los Angeles, CA', origin_lat: 34.05, origin_lon: -118.24, destination: 'Ontario, CA', destination_lat: 34.06, destination_lon: -117.65, source: 1, driver: null, vehicle: truck(502) },
+    { id: 90002, start_time: iso(now, -18 * 60), end_time: iso(now, -18 * 60 + 10), duration: 10 * 60, type: 'ym', status: 'complete', distance: 0.4, origin_lat: 32.78, origin_lon: -96.8, destination_lat: 32.781, destination_lon: -96.801, source: 1, driver: null, vehicle: truck(501) },
+    { id: 90003, start_time: iso(now, -330), end_time: iso(now, -300), duration: 30 * 60, type: 'driving', status: 'complete', distance: 28, source: 1, driver: who(1001), vehicle: truck(501) },
+  ];
+  return { apiKey, users, vehicles, availability, hosLogs, locations, faultCodes, drivingPeriods, requests: [], pageSize };
 }
 
 type Reply = { status: number; body: unknown };
@@ -233,6 +268,18 @@ function route(state: MotiveSandboxState, path: string, query: URLSearchParams):
         return s < to && e >= from && (!ids || ids.has(l.driver.id));
       });
       return p('hos_logs', 'hos_log', logs);
+    }
+    case '/v1/driving_periods': {
+      const start = query.get('start_date') ?? '';
+      const end = query.get('end_date') ?? '';
+      if (!DATE.test(start) || !DATE.test(end) || start > end) return { status: 400, body: { error_message: 'start_date and end_date are required dates (YYYY-MM-DD), start_date <= end_date' } };
+      const from = Date.parse(`${start}T00:00:00Z`);
+      const to = Date.parse(`${end}T00:00:00Z`) + 24 * 3_600_000;
+      const assigned = query.get('assigned_to_driver');
+      const periods = state.drivingPeriods.filter(
+        (d) => Date.parse(d.start_time) < to && Date.parse(d.end_time) >= from && (assigned === null || (assigned === 'false') === (d.driver === null || d.driver === undefined)),
+      );
+      return p('driving_periods', 'driving_period', periods);
     }
     case '/v1/vehicle_locations': {
       const ids = idFilter(query, 'vehicle_ids');

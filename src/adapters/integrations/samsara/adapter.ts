@@ -1,18 +1,26 @@
 /**
- * Samsara ELD adapter: HOS clocks and logs, vehicle locations with fuel level, and J1939 fault codes
- * from Samsara's REST API (https://developers.samsara.com/reference), normalized into EldSyncResult.
+ * Samsara ELD adapter: HOS clocks and logs, vehicle locations with fuel level, J1939 fault codes and
+ * unassigned driving segments from Samsara's REST API (https://developers.samsara.com/reference),
+ * normalized into EldSyncResult. Unassigned driving: `GET /fleet/unassigned-driving-segments?startTime&endTime`
+ * (filtered on the segments' creation time; items `id, startTime, endTime, status, annotation, driver, vehicle,
+ * createdAtTime`), as Samsara's generated API clients describe it — not in the OpenAPI subset we hold.
  */
 import { syncIntervalProblem } from '../config-checks.js';
 import { VendorHttpClient, type AdapterHttpOptions } from '../http.js';
 import { IntegrationError, type ConnectionTestResult, type EldSyncResult, type IntegrationAdapter, type IntegrationErrorCode, type SyncContext, type VendorInfo } from '../port.js';
-import { mapClocks, mapFaults, mapLocations, mapLogs, matchDrivers, matchVehicles } from './mapping.js';
-import type { SamsaraClock, SamsaraDriver, SamsaraFaultCodes, SamsaraHosLog, SamsaraLocation, SamsaraVehicle } from './sandbox.js';
+import { mapClocks, mapFaults, mapLocations, mapLogs, mapUnassigned, matchDrivers, matchVehicles } from './mapping.js';
+import type { SamsaraClock, SamsaraDriver, SamsaraFaultCodes, SamsaraHosLog, SamsaraLocation, SamsaraUnassignedSegment, SamsaraVehicle } from './sandbox.js';
 
 export const SAMSARA_DEFAULT_BASE_URL = 'https://api.samsara.com';
 /** The Samsara API version this adapter was written against (its OpenAPI `info.version`). */
 export const SAMSARA_API_VERSION = '2025-10-23';
 /** How far back HOS logs are read on each sync. */
 export const SAMSARA_LOG_WINDOW_MS = 24 * 3_600_000;
+/**
+ * How far back unassigned driving segments are read (by their creation time) on each sync: the day and the 7
+ * before it, the span the ELD specification (§4.6.1.6) looks at for unidentified driving.
+ */
+export const SAMSARA_UNASSIGNED_WINDOW_MS = 8 * 24 * 3_600_000;
 /** Samsara's maximum page size. */
 const PAGE_LIMIT = 512;
 
@@ -93,6 +101,11 @@ export class SamsaraAdapter implements IntegrationAdapter {
       { startTime: new Date(ctx.now.getTime() - SAMSARA_LOG_WINDOW_MS).toISOString(), endTime: ctx.now.toISOString() },
       signal,
     );
+    const unassigned = await client.getAllPages<SamsaraUnassignedSegment>(
+      '/fleet/unassigned-driving-segments',
+      { startTime: new Date(ctx.now.getTime() - SAMSARA_UNASSIGNED_WINDOW_MS).toISOString(), endTime: ctx.now.toISOString() },
+      signal,
+    );
     const locations = await client.getAllPages<{ id: string; location?: SamsaraLocation }>('/fleet/vehicles/locations', {}, signal);
     const stats = await client.getAllPages<{ id: string; faultCodes?: SamsaraFaultCodes; fuelPercent?: { value: number } }>(
       '/fleet/vehicles/stats',
@@ -101,7 +114,7 @@ export class SamsaraAdapter implements IntegrationAdapter {
     );
 
     try {
-      return normalizeSync(ctx, vendorDrivers, vendorVehicles, clocks, logs, locations, stats);
+      return normalizeSync(ctx, vendorDrivers, vendorVehicles, clocks, logs, locations, stats, unassigned);
     } catch {
       // A payload that does not have Samsara's documented shape: the vendor's fault, not a crash.
       throw new IntegrationError('VENDOR_ERROR', 'Samsara answered with an unexpected payload shape');
@@ -137,6 +150,7 @@ function normalizeSync(
   logs: { driver: { id: string }; hosLogs: SamsaraHosLog[] }[],
   locations: { id: string; location?: SamsaraLocation }[],
   stats: { id: string; faultCodes?: SamsaraFaultCodes; fuelPercent?: { value: number } }[],
+  unassigned: SamsaraUnassignedSegment[],
 ): EldSyncResult {
   const drivers = matchDrivers(vendorDrivers, ctx.drivers);
   const vehicles = matchVehicles(vendorVehicles, ctx.vehicles);
@@ -147,6 +161,7 @@ function normalizeSync(
     logs: mapLogs(logs, drivers.byVendorId),
     locations: mapLocations(locations, fuel, vehicles.byVendorId),
     faults: mapFaults(stats, vehicles.byVendorId),
+    unassignedDriving: mapUnassigned(unassigned, vehicles.byVendorId),
     unmatched: { drivers: drivers.unmatched, vehicles: vehicles.unmatched },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { isoTime, matchDriverKeys, matchVehicleKeys, type MatchResult } from '../eld-matching.js';
 import type { DutyStatus, EldSyncResult, SyncContext } from '../port.js';
-import type { SamsaraClock, SamsaraDriver, SamsaraFaultCodes, SamsaraHosLog, SamsaraLocation, SamsaraVehicle } from './sandbox.js';
+import type { SamsaraClock, SamsaraDriver, SamsaraFaultCodes, SamsaraHosLog, SamsaraLocation, SamsaraUnassignedSegment, SamsaraVehicle } from './sandbox.js';
 
 /** Samsara HOS status → ours. Yard move is on-duty work; personal conveyance is off duty (49 CFR 395.8). */
 export function mapDutyStatus(status: string): DutyStatus | undefined {
@@ -117,5 +117,19 @@ export function mapFaults(stats: { id: string; faultCodes?: SamsaraFaultCodes }[
       active: true,
       since,
     }));
+  });
+}
+
+/**
+ * Unassigned driving segments of our vehicles that are still unassigned at Samsara (no driver, no annotation):
+ * what the carrier must still resolve (49 CFR 395.32). Samsara's segments carry no location or distance.
+ */
+export function mapUnassigned(segments: SamsaraUnassignedSegment[], vehicles: Map<string, string>): NonNullable<EldSyncResult['unassignedDriving']> {
+  return segments.flatMap((s) => {
+    const vehicleId = vehicles.get(s.vehicle?.id);
+    const startedAt = isoTime(s.startTime);
+    const endedAt = isoTime(s.endTime);
+    if (!vehicleId || !startedAt || !endedAt || s.driver || (s.annotation ?? '').trim() !== '') return [];
+    return [{ vehicleId, vendorSegmentId: String(s.id), startedAt, endedAt, startLatitude: null, startLongitude: null, endLatitude: null, endLongitude: null, miles: null }];
   });
 }

@@ -42,6 +42,20 @@ export interface SamsaraHosLog {
   vehicle?: { id: string; name: string };
   remark?: string;
 }
+/**
+ * `GET /fleet/unassigned-driving-segments` (Samsara's generated API clients: UnassignedDrivingSegmentResponse):
+ * driving with no driver logged in; `driver` is set once it is assigned, `annotation` once annotated.
+ */
+export interface SamsaraUnassignedSegment {
+  id: string;
+  startTime: string;
+  endTime: string;
+  createdAtTime: string;
+  status?: string;
+  annotation?: string;
+  driver?: { id: string; name: string } | null;
+  vehicle: { id: string; name: string };
+}
 export interface SamsaraLocation {
   heading: number;
   latitude: number;
@@ -79,6 +93,7 @@ export interface SamsaraSandboxState {
   locations: Map<string, SamsaraLocation>;
   faultCodes: Map<string, SamsaraFaultCodes>;
   fuelPercents: Map<string, { time: string; value: number }>;
+  unassignedSegments: SamsaraUnassignedSegment[];
   /** Every request received (path and query), in order: tests count attempts. */
   requests: SandboxRequest[];
   /** Default and maximum page size (Samsara's is 512; small here so pagination shows). */
@@ -206,7 +221,14 @@ export function seedSamsaraState(now: Date, token: string, pageSize: number): Sa
     ['281474976710002', { time: iso(now, -2), value: 18 }],
     ['281474976710003', { time: iso(now, -3), value: 90 }],
   ]);
-  return { org: { id: '9001', name: 'Sandbox Freight LLC' }, token, drivers, vehicles, clocks, logs, locations, faultCodes, fuelPercents, requests: [], pageSize };
+  // Unassigned driving: TRK-102 moved 45 minutes with nobody logged in (more than the 30 minutes that flag a
+  // vehicle), TRK-101 10 minutes in the yard; one more segment on TRK-101 is already assigned at Samsara.
+  const unassignedSegments: SamsaraUnassignedSegment[] = [
+    { id: 'uds-2001', startTime: iso(now, -20 * 60), endTime: iso(now, -20 * 60 + 45), createdAtTime: iso(now, -20 * 60 + 46), status: 'unassigned', vehicle: { id: '281474976710002', name: 'TRK-102' } },
+    { id: 'uds-2002', startTime: iso(now, -18 * 60), endTime: iso(now, -18 * 60 + 10), createdAtTime: iso(now, -18 * 60 + 11), status: 'unassigned', vehicle: { id: '281474976710001', name: 'TRK-101' } },
+    { id: 'uds-2003', startTime: iso(now, -30 * 60), endTime: iso(now, -29 * 60), createdAtTime: iso(now, -29 * 60), status: 'assigned', driver: { id: '1001', name: 'Alice Moreno' }, vehicle: { id: '281474976710001', name: 'TRK-101' } },
+  ];
+  return { org: { id: '9001', name: 'Sandbox Freight LLC' }, token, drivers, vehicles, clocks, logs, locations, faultCodes, fuelPercents, unassignedSegments, requests: [], pageSize };
 }
 
 function paginate<T>(items: T[], query: URLSearchParams, pageSize: number): { data: T[]; pagination: { endCursor: string; hasNextPage: boolean } } | undefined {
@@ -249,6 +271,13 @@ function route(state: SamsaraSandboxState, path: string, query: URLSearchParams)
       const end = Date.parse(query.get('endTime') ?? '');
       if (Number.isNaN(start) || Number.isNaN(end)) return { status: 400, body: { message: 'startTime and endTime are required RFC 3339 times' } };
       return page(state.logs.map((l) => ({ driver: l.driver, hosLogs: l.hosLogs.filter((h) => overlaps(h, start, end)) })));
+    }
+    case '/fleet/unassigned-driving-segments': {
+      // Filtered on the server's creation time (createdAtTime), as Samsara documents.
+      const start = Date.parse(query.get('startTime') ?? '');
+      const end = Date.parse(query.get('endTime') ?? '');
+      if (Number.isNaN(start) || Number.isNaN(end)) return { status: 400, body: { message: 'startTime and endTime are required RFC 3339 times' } };
+      return page(state.unassignedSegments.filter((u) => Date.parse(u.createdAtTime) >= start && Date.parse(u.createdAtTime) <= end));
     }
     case '/fleet/vehicles/locations':
       return page(state.vehicles.flatMap((v) => {

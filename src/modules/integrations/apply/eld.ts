@@ -5,13 +5,15 @@
  *   instant (by anyone) being kept as is;
  * - locations → vehicle_telemetry, and a position of the vehicle's ACTIVE route (source = vendor key)
  *   unless that route already has one at that instant — what monitoring checks deviation and fuel on;
- * - fault codes → vehicle_telemetry.faults (the vendor's current list per vehicle).
+ * - fault codes → vehicle_telemetry.faults (the vendor's current list per vehicle);
+ * - unassigned driving → unassigned_driving, each vendor segment once (logs/unassigned.service.ts).
  * Applying the same result twice changes nothing the second time (the clocks' sync time excepted:
  * remaining time runs down from it).
  */
 import type { EldSyncResult } from '../../../adapters/integrations/port.js';
 import type { Tx } from '../../../db/types.js';
 import { newId } from '../../../lib/ids.js';
+import { insertVendorSegments } from '../../logs/unassigned.service.js';
 import type { ApplyCounts, ApplyTarget } from './types.js';
 
 /** A position more than this before its route's activation is not the route's. */
@@ -163,6 +165,7 @@ export async function applyEld(tx: Tx, target: ApplyTarget, result: EldSyncResul
   const logsAdded = await applyLogs(tx, target, result.logs, now);
   const telemetry = await applyTelemetry(tx, target, result, now);
   const positionsAdded = await applyPositions(tx, target, result.locations, now);
+  const unassignedAdded = await insertVendorSegments(tx, target.tenantId, target.vendor, target.integrationId, result.unassignedDriving ?? [], now);
   return {
     clocksUpdated: clocks.updated,
     clocksUnchanged: clocks.unchanged,
@@ -171,5 +174,6 @@ export async function applyEld(tx: Tx, target: ApplyTarget, result: EldSyncResul
     vehiclesUpdated: telemetry.updated,
     vehiclesUnchanged: telemetry.unchanged,
     positionsAdded,
+    unassignedAdded,
   };
 }
