@@ -171,8 +171,8 @@ describe.each(DB_KINDS)('the Motive integration against its sandbox (%s)', (kind
     const first = await apiCall(h, 'GET', `/api/v1/integrations/${id}`);
     expect(first).toMatchObject({ status: 'ACTIVE', lastSyncAt: NOW, lastError: null });
     expect(first.lastSyncCounts).toEqual({
-      clocks: 3, logs: 7, locations: 3, faults: 3, unmatchedDrivers: 1, unmatchedVehicles: 1,
-      clocksUpdated: 3, clocksUnchanged: 0, logsAdded: 7, logsUnchanged: 0, vehiclesUpdated: 3, vehiclesUnchanged: 0, positionsAdded: 1,
+      clocks: 3, logs: 7, locations: 3, faults: 3, unassignedDriving: 1, unmatchedDrivers: 1, unmatchedVehicles: 1,
+      clocksUpdated: 3, clocksUnchanged: 0, logsAdded: 7, logsUnchanged: 0, vehiclesUpdated: 3, vehiclesUnchanged: 0, positionsAdded: 1, unassignedAdded: 1,
     });
     const { rows } = await t.db.system((tx) => tx.query<{ payload: unknown }>("SELECT payload FROM outbox_events WHERE event_type = 'integration.sync_completed'"));
     expect(rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload))).toContainEqual(expect.objectContaining({ integrationId: id }));
@@ -229,7 +229,7 @@ describe.each(DB_KINDS)('the Motive integration against its sandbox (%s)', (kind
     expect(second).toMatchObject({ status: 'ACTIVE', lastSyncAt: '2026-01-15T18:15:00.000Z' });
     expect(second.lastSyncCounts).toEqual({
       ...first.lastSyncCounts,
-      clocksUpdated: 0, clocksUnchanged: 3, logsAdded: 0, logsUnchanged: 7, vehiclesUpdated: 0, vehiclesUnchanged: 3, positionsAdded: 0,
+      clocksUpdated: 0, clocksUnchanged: 3, logsAdded: 0, logsUnchanged: 7, vehiclesUpdated: 0, vehiclesUnchanged: 3, positionsAdded: 0, unassignedAdded: 0,
     });
     const s2 = await snapshot();
     expect(s2.logs).toEqual(s1.logs);

@@ -59,6 +59,10 @@ const EXPECTED: EldSyncResult = {
     { vehicleId: 'veh_2', code: 'SPN 100 FMI 1', description: 'Engine Oil Pressure', severity: 'CRITICAL', active: true, since: '2026-01-15T16:30:00.000Z' },
     { vehicleId: 'veh_2', code: 'P0420', description: 'Catalyst System Efficiency Below Threshold', severity: 'WARNING', active: false, since: '2026-01-12T18:00:00.000Z' },
   ],
+  // Driving with no driver: TRK-102's 40 minutes (TRK-101's yard move and the period with a driver are left out).
+  unassignedDriving: [
+    { vehicleId: 'veh_2', vendorSegmentId: '90001', startedAt: '2026-01-14T22:00:00.000Z', endedAt: '2026-01-14T22:40:00.000Z', startLatitude: 34.05, startLongitude: -118.24, endLatitude: 34.06, endLongitude: -117.65, miles: 23.4 },
+  ],
   unmatched: { drivers: 1, vehicles: 1 },
 };
 
@@ -197,7 +201,7 @@ describe('MotiveAdapter against the sandbox', () => {
       await sandbox.close();
       sandbox = await startMotiveSandbox({ apiKey: CANARY, now: NOW, pageSize: 100 });
       expect(await adapter().sync(config, ctx())).toEqual(EXPECTED);
-      expect(sandbox.state.requests).toHaveLength(6);
+      expect(sandbox.state.requests).toHaveLength(7);
     });
 
     it('gives the same result on a second sync', async () => {
@@ -278,7 +282,7 @@ describe('MotiveAdapter against the sandbox', () => {
 
     it('counts every active vendor driver and vehicle as unmatched for a tenant with none', async () => {
       const result = await adapter().sync(config, ctx({ drivers: [], vehicles: [] }));
-      expect(result).toEqual({ kind: 'ELD', clocks: [], logs: [], locations: [], faults: [], unmatched: { drivers: 4, vehicles: 4 } });
+      expect(result).toEqual({ kind: 'ELD', clocks: [], logs: [], locations: [], faults: [], unassignedDriving: [], unmatched: { drivers: 4, vehicles: 4 } });
     });
   });
 });

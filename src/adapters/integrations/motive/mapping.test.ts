@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapClocks, mapDutyStatus, mapFaults, mapLocations, mapLogs, matchDrivers, matchVehicles } from './mapping.js';
-import type { MotiveFaultCode, MotiveHosLog } from './sandbox.js';
+import { mapClocks, mapDutyStatus, mapFaults, mapLocations, mapLogs, mapUnassigned, matchDrivers, matchVehicles } from './mapping.js';
+import type { MotiveDrivingPeriod, MotiveFaultCode, MotiveHosLog } from './sandbox.js';
 
 const HOUR = 3_600_000;
 const driver = (id: string, licenseNumber: string, externalId: string | null) => ({ id, licenseNumber, externalId, firstName: '', lastName: '' });
@@ -132,5 +132,29 @@ describe('Motive mapping', () => {
       new Map([['1', 'v-1']]),
     );
     expect(result).toEqual([{ vehicleId: 'v-1', code: 'P0420', description: 'Catalyst efficiency', severity: 'WARNING', active: false, since: '2026-01-15T10:00:00.000Z' }]);
+  });
+
+  it('keeps the driving periods with no driver of our vehicles, in miles (km converted), and skips the rest', () => {
+    const period = (over: Partial<MotiveDrivingPeriod>): MotiveDrivingPeriod => ({
+      id: 1, start_time: '2026-01-15T10:00:00Z', end_time: '2026-01-15T10:40:00Z', type: 'driving', driver: null, distance: 20, origin_lat: 34, origin_lon: -118, destination_lat: null, destination_lon: -117, vehicle: { id: 1, number: 'A' }, ...over,
+    });
+    const result = mapUnassigned(
+      [
+        period({}),
+        period({ id: 2, vehicle: { id: 2, number: 'B' }, distance: 16.09344 }),
+        period({ id: 3, driver: { id: 9, first_name: 'A', last_name: 'B' } }),
+        period({ id: 4, type: 'ym' }),
+        period({ id: 5, type: 'pc' }),
+        period({ id: 6, annotation_status: 'annotated' }),
+        period({ id: 7, vehicle: { id: 3, number: 'C' } }),
+        period({ id: 8, end_time: 'later' }),
+      ],
+      new Map([['1', 'v-1'], ['2', 'v-2']]),
+      new Set(['2']),
+    );
+    expect(result).toEqual([
+      { vehicleId: 'v-1', vendorSegmentId: '1', startedAt: '2026-01-15T10:00:00.000Z', endedAt: '2026-01-15T10:40:00.000Z', startLatitude: 34, startLongitude: -118, endLatitude: null, endLongitude: null, miles: 20 },
+      { vehicleId: 'v-2', vendorSegmentId: '2', startedAt: '2026-01-15T10:00:00.000Z', endedAt: '2026-01-15T10:40:00.000Z', startLatitude: 34, startLongitude: -118, endLatitude: null, endLongitude: null, miles: expect.closeTo(10, 9) },
+    ]);
   });
 });

@@ -64,6 +64,11 @@ const EXPECTED: EldSyncResult = {
       since: '2026-01-15T16:30:00.000Z',
     },
   ],
+  // Still unassigned at Samsara: TRK-102's 45 minutes and TRK-101's 10 (the segment with a driver is left out).
+  unassignedDriving: [
+    { vehicleId: 'veh_2', vendorSegmentId: 'uds-2001', startedAt: '2026-01-14T22:00:00.000Z', endedAt: '2026-01-14T22:45:00.000Z', startLatitude: null, startLongitude: null, endLatitude: null, endLongitude: null, miles: null },
+    { vehicleId: 'veh_1', vendorSegmentId: 'uds-2002', startedAt: '2026-01-15T00:00:00.000Z', endedAt: '2026-01-15T00:10:00.000Z', startLatitude: null, startLongitude: null, endLatitude: null, endLongitude: null, miles: null },
+  ],
   unmatched: { drivers: 1, vehicles: 1 },
 };
 
@@ -237,7 +242,7 @@ describe('SamsaraAdapter against the sandbox', () => {
 
     it('counts every vendor record as unmatched for a tenant with no drivers or vehicles', async () => {
       const result = await adapter().sync(config, ctx({ drivers: [], vehicles: [] }));
-      expect(result).toEqual({ kind: 'ELD', clocks: [], logs: [], locations: [], faults: [], unmatched: { drivers: 3, vehicles: 3 } });
+      expect(result).toEqual({ kind: 'ELD', clocks: [], logs: [], locations: [], faults: [], unassignedDriving: [], unmatched: { drivers: 3, vehicles: 3 } });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapClocks, mapFaults, mapLocations, matchDrivers, matchVehicles } from './mapping.js';
-import type { SamsaraFaultCodes } from './sandbox.js';
+import { mapClocks, mapFaults, mapLocations, mapUnassigned, matchDrivers, matchVehicles } from './mapping.js';
+import type { SamsaraFaultCodes, SamsaraUnassignedSegment } from './sandbox.js';
 
 const lamps = (over: Partial<{ emissionsIsOn: boolean; protectIsOn: boolean; stopIsOn: boolean; warningIsOn: boolean }>) => ({
   emissionsIsOn: false,
@@ -78,5 +78,17 @@ describe('Samsara mapping', () => {
   ] as const)('fault severity: %s → %s', (_name, checkEngineLights, fmiId, severity) => {
     const [fault] = mapFaults([{ id: '1', faultCodes: faults(checkEngineLights, fmiId) }], new Map([['1', 'v-1']]));
     expect(fault).toEqual({ vehicleId: 'v-1', code: `SPN 91 FMI ${fmiId}`, description: `SPN 91 FMI ${fmiId}`, severity, active: true, since: '2026-01-15T10:00:00.000Z' });
+  });
+
+  it('keeps the unassigned driving segments of our vehicles that Samsara shows neither assigned nor annotated', () => {
+    const seg = (over: Partial<SamsaraUnassignedSegment>): SamsaraUnassignedSegment => ({
+      id: 's1', startTime: '2026-01-15T10:00:00Z', endTime: '2026-01-15T10:45:00Z', createdAtTime: '2026-01-15T10:46:00Z', vehicle: { id: '1', name: 'A' }, ...over,
+    });
+    const result = mapUnassigned(
+      [seg({}), seg({ id: 's2', driver: { id: '9', name: 'Al' } }), seg({ id: 's3', annotation: 'Yard move' }), seg({ id: 's4', annotation: '  ' }), seg({ id: 's5', vehicle: { id: '2', name: 'B' } }), seg({ id: 's6', startTime: 'soon' })],
+      new Map([['1', 'v-1']]),
+    );
+    expect(result.map((r) => r.vendorSegmentId)).toEqual(['s1', 's4']);
+    expect(result[0]).toEqual({ vehicleId: 'v-1', vendorSegmentId: 's1', startedAt: '2026-01-15T10:00:00.000Z', endedAt: '2026-01-15T10:45:00.000Z', startLatitude: null, startLongitude: null, endLatitude: null, endLongitude: null, miles: null });
   });
 });
