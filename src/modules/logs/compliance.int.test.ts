@@ -1,6 +1,7 @@
 /**
  * The fleet's HOS compliance through the API, on PGlite and PostgreSQL: the hand-computed 3-day log (one
- * violation, nothing certified) and a truck that moves 30 miles while its driver's log says off duty.
+ * violation, nothing certified), a truck that moves 30 miles while its driver's log says off duty, and the
+ * unassigned driving of two trucks (one resolved by an annotation, one still open and flagged).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
@@ -41,6 +42,12 @@ describe.each(DB_KINDS)('HOS compliance of the fleet (%s)', (kind) => {
       await ok('POST', `/api/v1/routes/${route.id}/positions`, acme.auth, { latitude, longitude: -96.8, recordedAt: at });
     }
     driverAuth = (await createUser(t.app, t.mailer, acme, 'DRIVER', { driverId })).auth;
+    // Unassigned driving: T-7 moved 40 minutes with nobody logged in this morning; T-8 10 minutes yesterday, a yard move.
+    const t7 = (await ok<{ id: string }>('POST', '/api/v1/vehicles', acme.auth, { unitNumber: 'T-7' })).id;
+    const t8 = (await ok<{ id: string }>('POST', '/api/v1/vehicles', acme.auth, { unitNumber: 'T-8' })).id;
+    await ok('POST', `/api/v1/vehicles/${t7}/unassigned-driving`, acme.auth, { start: '2026-11-03T10:00:00.000Z', end: '2026-11-03T10:40:00.000Z' });
+    const yard = await ok<{ id: string }>('POST', `/api/v1/vehicles/${t8}/unassigned-driving`, acme.auth, { start: '2026-11-02T15:00:00.000Z', end: '2026-11-02T15:10:00.000Z' });
+    await ok('POST', `/api/v1/unassigned-driving/${yard.id}/annotate`, acme.auth, { annotation: 'Yard move' });
   });
   afterAll(async () => t?.close());
 
@@ -55,6 +62,16 @@ describe.each(DB_KINDS)('HOS compliance of the fleet (%s)', (kind) => {
     // Today (Nov 3) has not ended; the three days before have records and no certification.
     expect(row.daysNotCertified).toEqual(['2026-11-02', '2026-11-01', '2026-10-31']);
     expect(row.drivingNotInLog).toEqual([{ date: '2026-11-03', start: '2026-11-03T12:10:00.000Z', end: '2026-11-03T12:40:00.000Z', miles: expect.closeTo(30, 0) }]);
+  });
+
+  it('lists the unassigned driving per vehicle: the open 40 minutes flag T-7, the annotated yard move does not', async () => {
+    const body = await ok<{ unassignedDriving: unknown[] }>('GET', '/api/v1/compliance/hos?from=2026-10-31&to=2026-11-03', acme.auth);
+    expect(body.unassignedDriving).toEqual([
+      expect.objectContaining({ vehicleUnitNumber: 'T-7', segments: 1, minutes: 40, unresolvedSegments: 1, unresolvedMinutes: 40, flagged: true }),
+      expect.objectContaining({ vehicleUnitNumber: 'T-8', segments: 1, minutes: 10, unresolvedSegments: 0, unresolvedMinutes: 0, flagged: false }),
+    ]);
+    // Outside the range: none.
+    expect((await ok<{ unassignedDriving: unknown[] }>('GET', '/api/v1/compliance/hos?from=2026-10-31&to=2026-11-01', acme.auth)).unassignedDriving).toEqual([]);
   });
 
   it('a certified day leaves the list; the fleet’s compliance is not for drivers', async () => {

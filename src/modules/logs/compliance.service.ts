@@ -8,13 +8,16 @@ import type { Deps } from '../../deps.js';
 import { haversineMiles } from '../../domain/geo/index.js';
 import { statusAt } from '../../domain/logs/corrections.js';
 import { addDays, daysBetween, isLogDate, logDateOf, periodOf, historyStart } from '../../domain/logs/daily-log.js';
+import type { Tx } from '../../db/types.js';
 import { invalid } from '../../lib/errors.js';
+import { iso } from '../../lib/rows.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { findDriver } from '../drivers/drivers.repository.js';
 import { ruleSetOf } from '../hos/hos.repository.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
 import { activeRecords, positionsOf } from './logs.repository.js';
 import { logSettingsOf, logsService } from './logs.service.js';
+import { unassignedFlags } from './unassigned.service.js';
 
 /** Consecutive positions this far apart (great circle) with no driving logged between them count as driving not in the log. */
 export const MOVING_MILES = 1;
@@ -25,6 +28,32 @@ export interface DrivingNotInLog {
   start: string;
   end: string;
   miles: number;
+}
+
+/**
+ * Per vehicle with unassigned driving in [start, end): its segments and minutes, how much is still unresolved
+ * (neither assumed by a driver nor annotated: 49 CFR 395.32), and the 24-hour flag of the unassigned driving list.
+ */
+async function unassignedByVehicle(tx: Tx, tenantId: string, start: Date, end: Date, now: number) {
+  const { rows } = await tx.query<{ vehicle_id: string; unit_number: string; status: string; started_at: unknown; ended_at: unknown }>(
+    `SELECT u.vehicle_id, v.unit_number, u.status, u.started_at, u.ended_at FROM unassigned_driving u JOIN vehicles v ON v.tenant_id = u.tenant_id AND v.id = u.vehicle_id
+      WHERE u.tenant_id = $1 AND u.started_at < $3 AND u.ended_at > $2 ORDER BY v.unit_number, u.vehicle_id, u.started_at`,
+    [tenantId, start, end],
+  );
+  const flagged = new Set((await unassignedFlags(tx, tenantId, now)).filter((f) => f.flagged).map((f) => f.vehicleId));
+  const by = new Map<string, { vehicleId: string; vehicleUnitNumber: string; segments: number; minutes: number; unresolvedSegments: number; unresolvedMinutes: number; flagged: boolean }>();
+  for (const r of rows) {
+    const e = by.get(r.vehicle_id) ?? { vehicleId: r.vehicle_id, vehicleUnitNumber: r.unit_number, segments: 0, minutes: 0, unresolvedSegments: 0, unresolvedMinutes: 0, flagged: flagged.has(r.vehicle_id) };
+    const minutes = Math.round((Date.parse(iso(r.ended_at)) - Date.parse(iso(r.started_at))) / 60_000);
+    e.segments += 1;
+    e.minutes += minutes;
+    if (r.status === 'UNASSIGNED' || r.status === 'ASSIGNMENT_PENDING') {
+      e.unresolvedSegments += 1;
+      e.unresolvedMinutes += minutes;
+    }
+    by.set(r.vehicle_id, e);
+  }
+  return [...by.values()];
 }
 
 export function complianceService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>) {
@@ -44,7 +73,7 @@ export function complianceService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
         );
         const total = Number((await tx.query<{ n: string }>('SELECT count(*) AS n FROM drivers WHERE tenant_id = $1', [ctx.tenantId])).rows[0]!.n);
         const data = [];
-        let range: { from: string; to: string } | null = null;
+        let range: { from: string; to: string; start: number; end: number } | null = null;
         for (const { id } of ids) {
           const driver = (await findDriver(tx, ctx.tenantId, id))!;
           const settings = await logSettingsOf(tx, ctx.tenantId, driver, ports);
@@ -53,7 +82,7 @@ export function complianceService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
           const from = q.from ?? addDays(to, -7);
           if (daysBetween(from, to) < 0) throw invalid('Validation failed', [{ field: 'querystring.from', message: 'must not be after to' }]);
           if (daysBetween(from, to) >= MAX_COMPLIANCE_DAYS) throw invalid('Validation failed', [{ field: 'querystring.to', message: `at most ${MAX_COMPLIANCE_DAYS} days at a time` }]);
-          range ??= { from, to };
+          range ??= { from, to, start: periodOf(from, settings.zone, settings.periodStartTime).start, end: periodOf(to, settings.zone, settings.periodStartTime).end };
           const dates: string[] = [];
           for (let d = to; daysBetween(from, d) >= 0; d = addDays(d, -1)) dates.push(d);
           const days = await logs.dayAnswers(tx, ctx.tenantId, driver, settings, dates, now.getTime());
@@ -94,7 +123,18 @@ export function complianceService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
             drivingNotInLog: notInLog,
           });
         }
-        return { data, total, page: q.page, pageSize: q.pageSize, from: range?.from ?? q.from ?? null, to: range?.to ?? q.to ?? null };
+        // Unassigned driving per vehicle over the same days (the first driver's periods; without drivers, the last 8 days).
+        const end = range?.end ?? now.getTime();
+        const start = range?.start ?? end - 8 * 24 * 3_600_000;
+        return {
+          data,
+          total,
+          page: q.page,
+          pageSize: q.pageSize,
+          from: range?.from ?? q.from ?? null,
+          to: range?.to ?? q.to ?? null,
+          unassignedDriving: await unassignedByVehicle(tx, ctx.tenantId, new Date(start), new Date(Math.min(end, now.getTime())), now.getTime()),
+        };
       });
     },
   };

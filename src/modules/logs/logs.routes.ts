@@ -182,7 +182,7 @@ export function logsRoutes(fastify: FastifyInstance, deps: Deps, ports: Planning
         operationId: 'hosCompliance',
         tags,
         security: TENANT_SECURITY,
-        summary: `The fleet's HOS compliance per driver over a range of days (default the last 7 and today; at most ${MAX_COMPLIANCE_DAYS}): violations by type, days not certified, waiting correction requests, driving not in the log`,
+        summary: `The fleet's HOS compliance per driver over a range of days (default the last 7 and today; at most ${MAX_COMPLIANCE_DAYS}): violations by type, days not certified, waiting correction requests, driving not in the log; and unassigned driving per vehicle`,
         querystring: Type.Object({ from: Type.Optional(date), to: Type.Optional(date), ...PageQuery }, { additionalProperties: false }),
         response: {
           200: Type.Object({
@@ -207,6 +207,18 @@ export function logsRoutes(fastify: FastifyInstance, deps: Deps, ports: Planning
             pageSize: Type.Integer(),
             from: Type.Union([Type.String(), Type.Null()]),
             to: Type.Union([Type.String(), Type.Null()]),
+            unassignedDriving: Type.Array(
+              Type.Object({
+                vehicleId: Type.String(),
+                vehicleUnitNumber: Type.String(),
+                segments: Type.Integer(),
+                minutes: Type.Integer(),
+                unresolvedSegments: Type.Integer({ description: 'Neither assumed by a driver nor annotated (49 CFR 395.32)' }),
+                unresolvedMinutes: Type.Integer(),
+                flagged: Type.Boolean({ description: 'More than 30 minutes unresolved in the last 24 hours (ELD specification §4.6.1.6)' }),
+              }),
+              { description: 'Per vehicle, the unassigned driving in the range' },
+            ),
           }),
           ...errorResponses(400, 401, 403, 429),
         },

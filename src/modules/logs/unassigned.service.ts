@@ -110,6 +110,24 @@ export async function insertVendorSegments(tx: Tx, tenantId: string, source: str
   return added;
 }
 
+/** Per vehicle with unassigned driving in the last 24 hours: its unresolved minutes, and whether that flags it. */
+export async function unassignedFlags(tx: Tx, tenantId: string, now: number, vehicleId?: string) {
+  const since = now - DAY_MS;
+  const { rows } = await tx.query<{ vehicle_id: string; unit_number: string; started_at: unknown; ended_at: unknown }>(
+    `SELECT u.vehicle_id, v.unit_number, u.started_at, u.ended_at FROM unassigned_driving u JOIN vehicles v ON v.tenant_id = u.tenant_id AND v.id = u.vehicle_id
+      WHERE u.tenant_id = $1 AND u.status IN ('UNASSIGNED','ASSIGNMENT_PENDING') AND u.ended_at > $2 AND ($3::text IS NULL OR u.vehicle_id = $3)
+      ORDER BY v.unit_number, u.vehicle_id`,
+    [tenantId, new Date(since), vehicleId ?? null],
+  );
+  const by = new Map<string, { vehicleId: string; vehicleUnitNumber: string; unresolvedMinutesLast24Hours: number; flagged: boolean }>();
+  for (const r of rows) {
+    const e = by.get(r.vehicle_id) ?? { vehicleId: r.vehicle_id, vehicleUnitNumber: r.unit_number, unresolvedMinutesLast24Hours: 0, flagged: false };
+    e.unresolvedMinutesLast24Hours += minutesWithin(Date.parse(iso(r.started_at)), Date.parse(iso(r.ended_at)), since, now);
+    by.set(r.vehicle_id, e);
+  }
+  return [...by.values()].map((e) => ({ ...e, unresolvedMinutesLast24Hours: Math.round(e.unresolvedMinutesLast24Hours), flagged: e.unresolvedMinutesLast24Hours > FLAG_MINUTES }));
+}
+
 export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>) {
   const { db, clock } = deps;
   const edits = editsService(deps, ports);
@@ -150,26 +168,7 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
     return rows[0];
   }
 
-  /** Per vehicle with unassigned driving in the last 24 hours: its unresolved minutes, and whether that flags it. */
-  async function flags(tx: Tx, tenantId: string, now: number, vehicleId?: string) {
-    const since = now - DAY_MS;
-    const { rows } = await tx.query<{ vehicle_id: string; unit_number: string; started_at: unknown; ended_at: unknown }>(
-      `SELECT u.vehicle_id, v.unit_number, u.started_at, u.ended_at FROM unassigned_driving u JOIN vehicles v ON v.tenant_id = u.tenant_id AND v.id = u.vehicle_id
-        WHERE u.tenant_id = $1 AND u.status IN ('UNASSIGNED','ASSIGNMENT_PENDING') AND u.ended_at > $2 AND ($3::text IS NULL OR u.vehicle_id = $3)
-        ORDER BY v.unit_number, u.vehicle_id`,
-      [tenantId, new Date(since), vehicleId ?? null],
-    );
-    const by = new Map<string, { vehicleId: string; vehicleUnitNumber: string; unresolvedMinutesLast24Hours: number; flagged: boolean }>();
-    for (const r of rows) {
-      const e = by.get(r.vehicle_id) ?? { vehicleId: r.vehicle_id, vehicleUnitNumber: r.unit_number, unresolvedMinutesLast24Hours: 0, flagged: false };
-      e.unresolvedMinutesLast24Hours += minutesWithin(Date.parse(iso(r.started_at)), Date.parse(iso(r.ended_at)), since, now);
-      by.set(r.vehicle_id, e);
-    }
-    return [...by.values()].map((e) => ({ ...e, unresolvedMinutesLast24Hours: Math.round(e.unresolvedMinutesLast24Hours), flagged: e.unresolvedMinutesLast24Hours > FLAG_MINUTES }));
-  }
-
   return {
-    flags,
 
     /** Other telematics report a segment (POST /vehicles/{id}/unassigned-driving); a resend with the same externalId answers the stored one. */
     async report(ctx: TenantContext, vehicleId: string, input: SegmentInput): Promise<{ created: boolean; segment: Segment }> {
@@ -218,7 +217,7 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
         const params = [ctx.tenantId, q.vehicleId ?? null, q.status ?? null];
         const total = Number((await tx.query<{ n: string }>(`SELECT count(*) AS n FROM unassigned_driving u WHERE ${where}`, params)).rows[0]!.n);
         const { rows } = await tx.query<Row>(`${SELECT} WHERE ${where} ORDER BY u.started_at DESC, u.id DESC LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`, params);
-        return { data: rows.map(toSegment), total, page: q.page, pageSize: q.pageSize, vehicles: await flags(tx, ctx.tenantId, now, q.vehicleId) };
+        return { data: rows.map(toSegment), total, page: q.page, pageSize: q.pageSize, vehicles: await unassignedFlags(tx, ctx.tenantId, now, q.vehicleId) };
       });
     },
 

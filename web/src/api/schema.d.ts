@@ -1215,7 +1215,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The fleet's HOS compliance per driver over a range of days (default the last 7 and today; at most 31): violations by type, days not certified, waiting correction requests, driving not in the log */
+        /** The fleet's HOS compliance per driver over a range of days (default the last 7 and today; at most 31): violations by type, days not certified, waiting correction requests, driving not in the log; and unassigned driving per vehicle */
         get: operations["hosCompliance"];
         put?: never;
         post?: never;
@@ -1338,6 +1338,91 @@ export interface paths {
         put?: never;
         /** The driver certifies a day's record (49 CFR 395.30(b)); again after a correction: a recertification, both kept */
         post: operations["certifyDailyLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{vehicleId}/unassigned-driving": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report driving of the vehicle with no driver logged in (from telematics other than a connected ELD); a resend with the same externalId answers the stored segment (200) */
+        post: operations["reportUnassignedDriving"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unassigned-driving": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unassigned driving segments, newest first, and the vehicles with unresolved unassigned driving in the last 24 hours (flagged above 30 minutes) */
+        get: operations["listUnassignedDriving"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unassigned-driving/{unassignedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One segment of unassigned driving */
+        get: operations["getUnassignedDriving"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unassigned-driving/{unassignedId}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask a driver to assume the driving (49 CFR 395.32): a correction request of the driver's log, origin UNIDENTIFIED_ASSUMED, that the driver accepts or rejects */
+        post: operations["assignUnassignedDriving"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unassigned-driving/{unassignedId}/annotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the segment with the reason no driver assumes it (a yard move, a shop test drive; 49 CFR 395.32(c)) */
+        post: operations["annotateUnassignedDriving"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14441,6 +14526,18 @@ export interface operations {
                         pageSize: number;
                         from: string | null;
                         to: string | null;
+                        /** @description Per vehicle, the unassigned driving in the range */
+                        unassignedDriving: {
+                            vehicleId: string;
+                            vehicleUnitNumber: string;
+                            segments: number;
+                            minutes: number;
+                            /** @description Neither assumed by a driver nor annotated (49 CFR 395.32) */
+                            unresolvedSegments: number;
+                            unresolvedMinutes: number;
+                            /** @description More than 30 minutes unresolved in the last 24 hours (ELD specification §4.6.1.6) */
+                            flagged: boolean;
+                        }[];
                     };
                 };
             };
@@ -16674,6 +16771,1145 @@ export interface operations {
                                 availableTomorrow: number;
                             };
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    reportUnassignedDriving: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    start: string;
+                    /**
+                     * Format: date-time
+                     * @description After start, not in the future, at most 24 hours after start
+                     */
+                    end: string;
+                    startLocation?: {
+                        latitude: number;
+                        longitude: number;
+                    };
+                    endLocation?: {
+                        latitude: number;
+                        longitude: number;
+                    };
+                    miles?: number;
+                    externalId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        vehicleId: string;
+                        vehicleUnitNumber: string;
+                        /** Format: date-time */
+                        start: string;
+                        /** Format: date-time */
+                        end: string;
+                        durationMinutes: number;
+                        startLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        endLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        miles: number | null;
+                        /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
+                        source: string;
+                        /** @description The id the reporting system or the vendor gave it */
+                        externalId: string | null;
+                        /** @description UNASSIGNED → ASSIGNMENT_PENDING (the driver is asked) → ASSIGNED (accepted) or UNASSIGNED again (rejected); UNASSIGNED → ANNOTATED (the carrier’s reason) */
+                        status: "UNASSIGNED" | "ASSIGNMENT_PENDING" | "ASSIGNED" | "ANNOTATED";
+                        annotation: string | null;
+                        /** @description The driver it is assigned to, or asked of */
+                        driverId: string | null;
+                        driverName: string | null;
+                        /** @description The log edit that assigns it */
+                        editId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        statusChangedAt: string | null;
+                        statusChangedBy: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        vehicleId: string;
+                        vehicleUnitNumber: string;
+                        /** Format: date-time */
+                        start: string;
+                        /** Format: date-time */
+                        end: string;
+                        durationMinutes: number;
+                        startLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        endLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        miles: number | null;
+                        /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
+                        source: string;
+                        /** @description The id the reporting system or the vendor gave it */
+                        externalId: string | null;
+                        /** @description UNASSIGNED → ASSIGNMENT_PENDING (the driver is asked) → ASSIGNED (accepted) or UNASSIGNED again (rejected); UNASSIGNED → ANNOTATED (the carrier’s reason) */
+                        status: "UNASSIGNED" | "ASSIGNMENT_PENDING" | "ASSIGNED" | "ANNOTATED";
+                        annotation: string | null;
+                        /** @description The driver it is assigned to, or asked of */
+                        driverId: string | null;
+                        driverName: string | null;
+                        /** @description The log edit that assigns it */
+                        editId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        statusChangedAt: string | null;
+                        statusChangedBy: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    listUnassignedDriving: {
+        parameters: {
+            query?: {
+                vehicleId?: string;
+                status?: "UNASSIGNED" | "ASSIGNMENT_PENDING" | "ASSIGNED" | "ANNOTATED";
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            vehicleId: string;
+                            vehicleUnitNumber: string;
+                            /** Format: date-time */
+                            start: string;
+                            /** Format: date-time */
+                            end: string;
+                            durationMinutes: number;
+                            startLocation: {
+                                latitude: number;
+                                longitude: number;
+                                /** @description In words ("near Amarillo, TX") */
+                                name: string;
+                            } | null;
+                            endLocation: {
+                                latitude: number;
+                                longitude: number;
+                                /** @description In words ("near Amarillo, TX") */
+                                name: string;
+                            } | null;
+                            miles: number | null;
+                            /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
+                            source: string;
+                            /** @description The id the reporting system or the vendor gave it */
+                            externalId: string | null;
+                            /** @description UNASSIGNED → ASSIGNMENT_PENDING (the driver is asked) → ASSIGNED (accepted) or UNASSIGNED again (rejected); UNASSIGNED → ANNOTATED (the carrier’s reason) */
+                            status: "UNASSIGNED" | "ASSIGNMENT_PENDING" | "ASSIGNED" | "ANNOTATED";
+                            annotation: string | null;
+                            /** @description The driver it is assigned to, or asked of */
+                            driverId: string | null;
+                            driverName: string | null;
+                            /** @description The log edit that assigns it */
+                            editId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            statusChangedAt: string | null;
+                            statusChangedBy: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                        vehicles: {
+                            vehicleId: string;
+                            vehicleUnitNumber: string;
+                            /** @description Unassigned or pending driving in the last 24 hours */
+                            unresolvedMinutesLast24Hours: number;
+                            /** @description More than 30 minutes (ELD specification §4.6.1.6) */
+                            flagged: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    getUnassignedDriving: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                unassignedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        vehicleId: string;
+                        vehicleUnitNumber: string;
+                        /** Format: date-time */
+                        start: string;
+                        /** Format: date-time */
+                        end: string;
+                        durationMinutes: number;
+                        startLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        endLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        miles: number | null;
+                        /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
+                        source: string;
+                        /** @description The id the reporting system or the vendor gave it */
+                        externalId: string | null;
+                        /** @description UNASSIGNED → ASSIGNMENT_PENDING (the driver is asked) → ASSIGNED (accepted) or UNASSIGNED again (rejected); UNASSIGNED → ANNOTATED (the carrier’s reason) */
+                        status: "UNASSIGNED" | "ASSIGNMENT_PENDING" | "ASSIGNED" | "ANNOTATED";
+                        annotation: string | null;
+                        /** @description The driver it is assigned to, or asked of */
+                        driverId: string | null;
+                        driverName: string | null;
+                        /** @description The log edit that assigns it */
+                        editId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        statusChangedAt: string | null;
+                        statusChangedBy: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    assignUnassignedDriving: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                unassignedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    driverId: string;
+                    /** @description 4 to 60 characters (ELD specification §7.4) */
+                    annotation?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        segment: {
+                            id: string;
+                            vehicleId: string;
+                            vehicleUnitNumber: string;
+                            /** Format: date-time */
+                            start: string;
+                            /** Format: date-time */
+                            end: string;
+                            durationMinutes: number;
+                            startLocation: {
+                                latitude: number;
+                                longitude: number;
+                                /** @description In words ("near Amarillo, TX") */
+                                name: string;
+                            } | null;
+                            endLocation: {
+                                latitude: number;
+                                longitude: number;
+                                /** @description In words ("near Amarillo, TX") */
+                                name: string;
+                            } | null;
+                            miles: number | null;
+                            /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
+                            source: string;
+                            /** @description The id the reporting system or the vendor gave it */
+                            externalId: string | null;
+                            /** @description UNASSIGNED → ASSIGNMENT_PENDING (the driver is asked) → ASSIGNED (accepted) or UNASSIGNED again (rejected); UNASSIGNED → ANNOTATED (the carrier’s reason) */
+                            status: "UNASSIGNED" | "ASSIGNMENT_PENDING" | "ASSIGNED" | "ANNOTATED";
+                            annotation: string | null;
+                            /** @description The driver it is assigned to, or asked of */
+                            driverId: string | null;
+                            driverName: string | null;
+                            /** @description The log edit that assigns it */
+                            editId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            statusChangedAt: string | null;
+                            statusChangedBy: string | null;
+                        };
+                        edit: {
+                            id: string;
+                            driverId: string;
+                            /** @description APPLIED: the driver’s own correction; PENDING → ACCEPTED or REJECTED by the driver, or CANCELLED by its author */
+                            status: "PENDING" | "ACCEPTED" | "REJECTED" | "CANCELLED" | "APPLIED";
+                            /** @description DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED */
+                            origin: string;
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                            entries: {
+                                status: string;
+                                /** Format: date-time */
+                                at: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                note: string | null;
+                            }[];
+                            annotation: string;
+                            requestedBy: string | null;
+                            /** Format: date-time */
+                            requestedAt: string;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionAnnotation: string | null;
+                            /** @description The days it touches */
+                            dates: string[];
+                            /** @description Those days as they are (a pending request) or were when it was decided */
+                            before: {
+                                /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                                date: string;
+                                /** Format: date-time */
+                                periodStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                                 */
+                                periodEnd: string;
+                                /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                                timeZone: string;
+                                /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                                events: {
+                                    recordId: string;
+                                    status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                    /** Format: date-time */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Clipped to the period (and to now on today)
+                                     */
+                                    end: string;
+                                    /** @description The record began on an earlier day */
+                                    continued: boolean;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                    location: string | null;
+                                    /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                    origin: string;
+                                    note: string | null;
+                                    annotation: string | null;
+                                }[];
+                                /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                                totals: {
+                                    /** @description hours */
+                                    OFF_DUTY: number;
+                                    /** @description hours */
+                                    SLEEPER_BERTH: number;
+                                    /** @description hours */
+                                    ON_DUTY_DRIVING: number;
+                                    /** @description hours */
+                                    ON_DUTY_NOT_DRIVING: number;
+                                };
+                                /** @description From the positions of the driver’s routes in the period; null when none say */
+                                milesDriven: number | null;
+                                /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                                violations: {
+                                    /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                    type: string;
+                                    rule: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the limit was first exceeded
+                                     */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the driving past it ended
+                                     */
+                                    end: string;
+                                    overHours: number;
+                                    explanation: string;
+                                }[];
+                                certification: {
+                                    certified: boolean;
+                                    certifiedAt: string | null;
+                                    /** @description A correction was applied to the day after it was last certified */
+                                    recertificationRequired: boolean;
+                                    /** @description How many times the day was certified (recertifications kept) */
+                                    certifications: number;
+                                };
+                                pendingEditRequests: number;
+                                /** @description The recap every log prints */
+                                recap: {
+                                    /** @description hours */
+                                    onDutyToday: number;
+                                    /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                    onDutyCycleDays: number;
+                                    cycleDays: number;
+                                    cycleHours: number;
+                                    /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                    availableTomorrow: number;
+                                };
+                            }[];
+                            /** @description Those days as the correction makes them */
+                            after: {
+                                /** @description The 24-hour period’s date on the home terminal’s clocks, YYYY-MM-DD */
+                                date: string;
+                                /** Format: date-time */
+                                periodStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The period is [periodStart, periodEnd): 24 hours, 23 or 25 on the days daylight saving time begins or ends
+                                 */
+                                periodEnd: string;
+                                /** @description The home terminal’s IANA zone whose clocks the period keeps */
+                                timeZone: string;
+                                /** @description The ACTIVE records overlapping the period, clipped to it, in time order */
+                                events: {
+                                    recordId: string;
+                                    status: "OFF_DUTY" | "SLEEPER_BERTH" | "ON_DUTY_DRIVING" | "ON_DUTY_NOT_DRIVING";
+                                    /** Format: date-time */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Clipped to the period (and to now on today)
+                                     */
+                                    end: string;
+                                    /** @description The record began on an earlier day */
+                                    continued: boolean;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    /** @description Where the status began, in words ("near Amarillo, TX"); null without coordinates */
+                                    location: string | null;
+                                    /** @description AUTOMATIC, DRIVER, OTHER_USER or UNIDENTIFIED_ASSUMED (ELD specification §7.22) */
+                                    origin: string;
+                                    note: string | null;
+                                    annotation: string | null;
+                                }[];
+                                /** @description Hours in each status; they add up to the length of the period (to now, today). Before the first record the driver is off duty. */
+                                totals: {
+                                    /** @description hours */
+                                    OFF_DUTY: number;
+                                    /** @description hours */
+                                    SLEEPER_BERTH: number;
+                                    /** @description hours */
+                                    ON_DUTY_DRIVING: number;
+                                    /** @description hours */
+                                    ON_DUTY_NOT_DRIVING: number;
+                                };
+                                /** @description From the positions of the driver’s routes in the period; null when none say */
+                                milesDriven: number | null;
+                                /** @description From the HOS engine over the ACTIVE records, those first exceeded in the period */
+                                violations: {
+                                    /** @description DRIVE, WINDOW, BREAK, CYCLE, DAILY_DRIVE or DAILY_ON_DUTY */
+                                    type: string;
+                                    rule: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the limit was first exceeded
+                                     */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the driving past it ended
+                                     */
+                                    end: string;
+                                    overHours: number;
+                                    explanation: string;
+                                }[];
+                                certification: {
+                                    certified: boolean;
+                                    certifiedAt: string | null;
+                                    /** @description A correction was applied to the day after it was last certified */
+                                    recertificationRequired: boolean;
+                                    /** @description How many times the day was certified (recertifications kept) */
+                                    certifications: number;
+                                };
+                                pendingEditRequests: number;
+                                /** @description The recap every log prints */
+                                recap: {
+                                    /** @description hours */
+                                    onDutyToday: number;
+                                    /** @description On-duty hours over the cycle’s days up to this one (8 under 70 h/8 days, 7 under 60 h/7 days) */
+                                    onDutyCycleDays: number;
+                                    cycleDays: number;
+                                    cycleHours: number;
+                                    /** @description The cycle’s hours minus the on-duty hours of the days that still count tomorrow */
+                                    availableTomorrow: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                            /** @description For a stop address: the places it may mean (a city name several places bear) or the closest known names (a near miss), best first */
+                            candidates?: string[];
+                            /** @description The route the problem is about (a driver already on another ACTIVE route: that route) */
+                            routeId?: string;
+                        }[];
+                        requestId?: string;
+                    };
+                };
+            };
+        };
+    };
+    annotateUnassignedDriving: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                unassignedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 4 to 60 characters (ELD specification §7.4) */
+                    annotation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        vehicleId: string;
+                        vehicleUnitNumber: string;
+                        /** Format: date-time */
+                        start: string;
+                        /** Format: date-time */
+                        end: string;
+                        durationMinutes: number;
+                        startLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        endLocation: {
+                            latitude: number;
+                            longitude: number;
+                            /** @description In words ("near Amarillo, TX") */
+                            name: string;
+                        } | null;
+                        miles: number | null;
+                        /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
+                        source: string;
+                        /** @description The id the reporting system or the vendor gave it */
+                        externalId: string | null;
+                        /** @description UNASSIGNED → ASSIGNMENT_PENDING (the driver is asked) → ASSIGNED (accepted) or UNASSIGNED again (rejected); UNASSIGNED → ANNOTATED (the carrier’s reason) */
+                        status: "UNASSIGNED" | "ASSIGNMENT_PENDING" | "ASSIGNED" | "ANNOTATED";
+                        annotation: string | null;
+                        /** @description The driver it is assigned to, or asked of */
+                        driverId: string | null;
+                        driverName: string | null;
+                        /** @description The log edit that assigns it */
+                        editId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string | null;
+                        statusChangedAt: string | null;
+                        statusChangedBy: string | null;
                     };
                 };
             };
