@@ -28,7 +28,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  * `route` is a PLANNED route (the lifecycle actions may move it on), `activeRoute` an ACTIVE one (positions),
  * `planDriver` the ACTIVE driver new plans are made for (never deactivated by the driver entries' fuzzing).
  */
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert' | 'webhook' | 'delivery' | 'integration' | 'edit';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'activeRoute' | 'planDriver' | 'alert' | 'webhook' | 'delivery' | 'integration' | 'edit' | 'unassigned';
 
 interface World {
   owner: TenantFixture;
@@ -50,6 +50,12 @@ interface FuzzEntry {
 }
 
 const u = () => randomBase62(10).toLowerCase();
+/** A minute of unassigned driving with its place and miles, each call's later than the last. */
+let unassignedCount = 0;
+const unassignedBody = () => {
+  const start = Date.now() - 48 * 3_600_000 + unassignedCount++ * 120_000;
+  return { start: new Date(start).toISOString(), end: new Date(start + 60_000).toISOString(), startLocation: { latitude: 32.78, longitude: -96.8 }, endLocation: { latitude: 32.79, longitude: -96.81 }, miles: 0.7, externalId: `tele-${u()}` };
+};
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
 const YESTERDAY = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 const DAY_BEFORE = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
@@ -117,6 +123,11 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/v1/log-edits/:editId/reject': { param: 'edit', body: () => ({ annotation: 'Not what happened' }) },
   'POST /api/v1/log-edits/:editId/cancel': { param: 'edit' },
   'POST /api/v1/drivers/:driverId/logs/:date/certify': { param: 'driver' },
+  'POST /api/v1/vehicles/:vehicleId/unassigned-driving': { param: 'vehicle', body: () => unassignedBody() },
+  'GET /api/v1/unassigned-driving': { query: 'status=UNASSIGNED&page=1&pageSize=5', repeatable: true },
+  'GET /api/v1/unassigned-driving/:unassignedId': { param: 'unassigned', repeatable: true },
+  'POST /api/v1/unassigned-driving/:unassignedId/assign': { param: 'unassigned', body: (w) => ({ driverId: w.ids.driver, annotation: 'Moved the truck' }) },
+  'POST /api/v1/unassigned-driving/:unassignedId/annotate': { param: 'unassigned', body: () => ({ annotation: 'Yard move' }) },
   'POST /api/v1/drivers/:driverId/location': { param: 'driver', body: () => ({ latitude: 32.78, longitude: -96.8 }), repeatable: true },
   'POST /api/v1/vehicles': { body: () => ({ unitNumber: `U-${u()}`, vin: vin(), make: 'Freightliner', model: 'Cascadia', year: 2021, licensePlate: 'TX-123', fuelTankGallons: 200, mpg: 7, status: 'ACTIVE', eldExternalId: 'eld-1' }), repeatable: true },
   'GET /api/v1/vehicles': { query: 'status=ACTIVE&search=u-&page=1&pageSize=5', repeatable: true },
@@ -582,6 +593,7 @@ describe.each(FUZZ_KINDS)('fuzzing every route (%s)', (kind) => {
     const editFrom = hoursAgo(5);
     // The driver's own user: the routes only a driver may call (answering a correction, certifying) are fuzzed with it.
     driverAuth = (await createUser(t.app, t.mailer, owner, 'DRIVER', { driverId: driver.id })).auth;
+    const vehicle = await create('/api/v1/vehicles', { unitNumber: `V-${u()}` });
     world = {
       owner,
       ids: {
@@ -590,7 +602,7 @@ describe.each(FUZZ_KINDS)('fuzzing every route (%s)', (kind) => {
         apiKey: key.id,
         invitation: inv.json<{ id: string }>().id,
         tenant: target.tenantId,
-        vehicle: await create('/api/v1/vehicles', { unitNumber: `V-${u()}` }),
+        vehicle,
         load: await create('/api/v1/loads', { referenceNumber: `L-${u()}` }),
         location: await create('/api/v1/locations', { name: 'Fuzz Yard', type: 'YARD', latitude: 32.9, longitude: -97.1 }),
         route,
@@ -601,6 +613,7 @@ describe.each(FUZZ_KINDS)('fuzzing every route (%s)', (kind) => {
         delivery,
         integration: await create('/api/v1/integrations', { vendor: 'fake_eld', name: 'Fuzz ELD', config: { apiToken: 'fuzz-token-0000' } }),
         edit: await create(`/api/v1/drivers/${driver.id}/log-edits`, { from: editFrom, to: hoursAgo(4), entries: [{ status: 'ON_DUTY_NOT_DRIVING', at: editFrom }], annotation: 'Pre-trip inspection' }),
+        unassigned: await create(`/api/v1/vehicles/${vehicle}/unassigned-driving`, unassignedBody()),
       },
       idpToken,
     };

@@ -24,7 +24,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { adminAction, adminToken, buildDriver, createApiKey, createDriver, createTenant, createUser, type TenantFixture } from '../helpers/factories.js';
 
-type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert' | 'webhook' | 'delivery' | 'integration' | 'edit';
+type Kind = 'driver' | 'user' | 'apiKey' | 'invitation' | 'tenant' | 'vehicle' | 'load' | 'location' | 'route' | 'alert' | 'webhook' | 'delivery' | 'integration' | 'edit' | 'unassigned';
 type ExpectedAccess =
   | { auth: 'public'; rateLimit?: boolean }
   | { auth: 'platform' }
@@ -110,6 +110,11 @@ const SAMPLES: Record<string, Sample> = {
   'POST /api/v1/log-edits/:editId/accept': { access: tenant('logs:decide'), param: 'edit', body: () => ({ annotation: 'Looks right to me' }) },
   'POST /api/v1/log-edits/:editId/reject': { access: tenant('logs:decide'), param: 'edit', body: () => ({ annotation: 'That is not what happened' }) },
   'POST /api/v1/log-edits/:editId/cancel': { access: tenant('logs:edit'), param: 'edit' },
+  'POST /api/v1/vehicles/:vehicleId/unassigned-driving': { access: tenant('unassigned:write'), param: 'vehicle', body: () => unassignedBody() },
+  'GET /api/v1/unassigned-driving': { access: tenant('unassigned:read'), query: 'status=UNASSIGNED&page=1&pageSize=5' },
+  'GET /api/v1/unassigned-driving/:unassignedId': { access: tenant('unassigned:read'), param: 'unassigned' },
+  'POST /api/v1/unassigned-driving/:unassignedId/assign': { access: tenant('unassigned:write'), param: 'unassigned', body: (_u, w) => ({ driverId: w.ids.driver }) },
+  'POST /api/v1/unassigned-driving/:unassignedId/annotate': { access: tenant('unassigned:write'), param: 'unassigned', body: () => ({ annotation: 'Yard move' }) },
   'POST /api/v1/drivers/:driverId/logs/:date/certify': { access: tenant('logs:decide'), param: 'driver' },
 
   // Vehicles.
@@ -287,6 +292,13 @@ const logEditBody = () => {
   return { from, to: new Date(Date.now() - 2 * 3_600_000).toISOString(), entries: [{ status: 'ON_DUTY_NOT_DRIVING', at: from }], annotation: 'Pre-trip inspection' };
 };
 
+/** A minute of unassigned driving, each call's later than the last (a vehicle's segments may not overlap). */
+let unassignedCount = 0;
+const unassignedBody = () => {
+  const start = Date.now() - 48 * 3_600_000 + unassignedCount++ * 120_000;
+  return { start: new Date(start).toISOString(), end: new Date(start + 60_000).toISOString(), miles: 0.5 };
+};
+
 function expectErrorBody(res: LightMyRequestResponse, status: number, what: string, method: string): Record<string, unknown> {
   expect(res.statusCode, `${what}: ${res.body.slice(0, 300)}`).toBe(status);
   if (method === 'HEAD') return {};
@@ -334,6 +346,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
       expect(res.statusCode, res.body).toBe(200);
       return res.json<{ id: string }>().id;
     };
+    const vehicle = await create('/api/v1/vehicles', { unitNumber: `V-${unique()}` });
     const world: World = {
       name,
       tenantId: owner.tenantId,
@@ -344,7 +357,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
         apiKey: victimKey.id,
         invitation,
         tenant: opts.adminTarget ?? owner.tenantId,
-        vehicle: await create('/api/v1/vehicles', { unitNumber: `V-${unique()}` }),
+        vehicle,
         load: await create('/api/v1/loads', { referenceNumber: `L-${unique()}` }),
         location: await create('/api/v1/locations', { name: 'Victim Yard', type: 'YARD', latitude: 32.9, longitude: -97.1 }),
         route: await create('/api/v1/routes/plan', { driverId: driver.id, stops: [{ latitude: 32.78, longitude: -96.8 }, { latitude: 32.75, longitude: -97.33 }] }),
@@ -353,6 +366,7 @@ describe.each(DB_KINDS)('security of every route (%s)', (kind) => {
         delivery: await ping(webhook),
         integration: await create('/api/v1/integrations', { vendor: 'fake_eld', name: 'Victim ELD', config: { apiToken: `victim-token-${unique()}` } }),
         edit: await create(`/api/v1/drivers/${driver.id}/log-edits`, logEditBody()),
+        unassigned: await create(`/api/v1/vehicles/${vehicle}/unassigned-driving`, unassignedBody()),
       },
       roles: { OWNER: owner.auth },
       ownerKey,
