@@ -132,7 +132,24 @@ describe.each(DB_KINDS)('daily logs (%s)', (kind) => {
     await expect(run('DELETE FROM duty_status_events WHERE driver_id = $1')).rejects.toThrow(/permission denied/);
     await expect(run(`UPDATE duty_status_events SET status = 'OFF_DUTY' WHERE driver_id = $1`)).rejects.toThrow(/never changed/);
     await expect(run(`UPDATE duty_status_events SET record_status = 'INACTIVE_CHANGE_REJECTED' WHERE driver_id = $1`)).rejects.toThrow(/cannot become/);
+    // Nor their corrections, certifications or unidentified driving records (395.8(k), 395.32(c)).
+    for (const table of ['log_edits', 'log_certifications', 'unassigned_driving']) {
+      await expect(t.db.tenant(acme.tenantId, (tx) => tx.query(`DELETE FROM ${table}`))).rejects.toThrow(/permission denied/);
+    }
     const still = await logs('?from=2026-10-31&to=2026-11-02');
     expect(still.json<{ data: Day[] }>().data[2]!.totals.ON_DUTY_DRIVING).toBe(10.5);
+  });
+
+  it('deactivating the driver keeps the records: the logs, their history and the printed log still answer', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/drivers/${driverId}`, headers: acme.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await logs('?from=2026-10-31&to=2026-11-02');
+    expect(after.statusCode).toBe(200);
+    expect(after.json<{ data: Day[] }>().data[2]!.totals.ON_DUTY_DRIVING).toBe(10.5);
+    const history = await t.app.inject({ method: 'GET', url: `/api/v1/drivers/${driverId}/duty-status?from=2026-10-30T00:00:00Z&history=true`, headers: acme.auth });
+    expect(history.json<{ data: unknown[] }>().data).toHaveLength(DST_LOG.length);
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/drivers/${driverId}/logs.pdf?from=2026-10-31&to=2026-11-02`, headers: acme.auth });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
   });
 });
