@@ -100,7 +100,7 @@ export class SamsaraFeed {
    */
   static async start(state: SamsaraSandboxState, trucks: Truck[], owner: ApiCaller, now: number): Promise<SamsaraFeed> {
     const feed = new SamsaraFeed(state);
-    Object.assign(state, { drivers: [], vehicles: [], clocks: [], logs: [] });
+    Object.assign(state, { drivers: [], vehicles: [], clocks: [], logs: [], unassignedSegments: [] });
     state.locations.clear();
     state.faultCodes.clear();
     state.fuelPercents.clear();
@@ -123,6 +123,18 @@ export class SamsaraFeed {
   /** Whether the truck reports through its ELD (not through the API). */
   drives(truck: Truck): boolean {
     return this.trucks.get(truck.spec.unit)?.truck === truck;
+  }
+
+  /**
+   * Driving the truck's ELD recorded with nobody logged in: 45 minutes yesterday evening, 22 to 23 hours ago —
+   * more than the 30 minutes in 24 hours that flag a truck on the Unassigned driving page.
+   */
+  reportUnassignedDriving(truck: Truck, now: number): void {
+    const t = this.trucks.get(truck.spec.unit);
+    if (!t) return;
+    const start = now - 23 * HOUR;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    this.state.unassignedSegments.push({ id: `uds-demo-${t.vehicle.id}`, startTime: iso(start), endTime: iso(start + 45 * 60_000), createdAtTime: iso(start + 46 * 60_000), status: 'unassigned', vehicle: { id: t.vehicle.id, name: t.vehicle.name } });
   }
 
   /** A fault code the ELD reports for the truck (a warning: the demo's VEHICLE_FAULT). */

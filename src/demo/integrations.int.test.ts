@@ -170,4 +170,10 @@ describe.each(DB_KINDS)("the demo's integrations against the vendor sandboxes (%
     expect(faults.map((a) => a.routePlanId)).toEqual([truck('T-101').routeId]);
     expect(faults[0]!.metadata.faults[0].code).toBe('SPN 110 FMI 16');
   });
+
+  it('T-105 drove 45 minutes with nobody logged in (from Samsara): flagged on the Unassigned driving page', async () => {
+    const list = await apiCall(h, 'GET', '/api/v1/unassigned-driving');
+    expect(list.data).toEqual([expect.objectContaining({ vehicleUnitNumber: 'T-105', durationMinutes: 45, source: 'samsara', status: 'UNASSIGNED' })]);
+    expect(list.vehicles).toEqual([expect.objectContaining({ vehicleUnitNumber: 'T-105', unresolvedMinutesLast24Hours: 45, flagged: true })]);
+  });
 });

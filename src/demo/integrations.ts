@@ -100,6 +100,7 @@ export async function prepareVendorData(sandboxes: DemoSandboxes, trucks: Truck[
   const eldTrucks = trucks.filter((t) => ELD_UNITS.includes(t.spec.unit) && !t.spec.planned);
   const eld = await SamsaraFeed.start(samsara, eldTrucks, owner, now);
   if (eldTrucks[0]) eld.reportFault(eldTrucks[0], now);
+  if (eldTrucks[1]) eld.reportUnassignedDriving(eldTrucks[1], now);
   return { eld };
 }
 
@@ -129,7 +130,7 @@ export async function connectIntegrations(owner: ApiCaller, sandboxes: DemoSandb
 
 /** One line per vendor on what the demo shows through it. */
 const SHOWS: Record<string, string> = {
-  samsara: 'ELD: T-101 and T-105 report positions, duty statuses and HOS clocks through Samsara (HOS source "samsara"); T-101 a coolant fault (VEHICLE_FAULT)',
+  samsara: 'ELD: T-101 and T-105 report positions, duty statuses and HOS clocks through Samsara (HOS source "samsara"); T-101 a coolant fault (VEHICLE_FAULT); T-105 45 minutes of driving with nobody logged in (Unassigned driving, flagged)',
   motive: 'ELD: its own sandbox fleet, none of it ours: syncs succeed, its drivers and vehicles count as unmatched',
   mcleod: 'TMS: its orders become loads (GET /api/v1/loads: source "mcleod")',
   project44: 'visibility: predicts DEMO-1003 (T-103, Atlanta → Nashville) after its delivery window: LATE_TO_APPOINTMENT before the appointment',
