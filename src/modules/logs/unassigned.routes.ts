@@ -5,7 +5,8 @@ import { IdParam, NullableTimestamp, PageQuery, Str, TENANT_SECURITY, Timestamp,
 import { tenantCtx } from '../../plugins/context.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
 import { LogEditSchema } from './logs.routes.js';
-import { FLAG_MINUTES, MAX_SEGMENT_HOURS, UNASSIGNED_STATUSES, unassignedService } from './unassigned.service.js';
+import { FLAG_MINUTES } from '../../domain/logs/unassigned.js';
+import { MAX_SEGMENT_HOURS, UNASSIGNED_STATUSES, unassignedService } from './unassigned.service.js';
 
 const Place = Type.Object({ latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) }, { additionalProperties: false });
 const NamedPlace = Type.Union([Type.Object({ latitude: Type.Number(), longitude: Type.Number(), name: Type.String({ description: 'In words ("near Amarillo, TX")' }) }), Type.Null()]);

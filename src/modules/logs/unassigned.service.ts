@@ -9,9 +9,7 @@
  * specification §7.22, record origin 4), that the driver accepts (ASSIGNED) or rejects (UNASSIGNED again);
  * or annotates it with the reason (ANNOTATED).
  *
- * The flag (ELD specification §4.6.1.6: "more than 30 minutes of driving in a 24-hour period show
- * unidentified driver"): a vehicle is flagged while more than 30 minutes of its driving in the last 24 hours
- * is neither assumed by a driver nor annotated.
+ * The flag (ELD specification §4.6.1.6): domain/logs/unassigned.ts.
  */
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
@@ -23,12 +21,11 @@ import type { PlanningPorts } from '../routes/planning-ports.js';
 import { findVehicle } from '../vehicles/vehicles.repository.js';
 import { editsService, type EditAnswer } from './edits.service.js';
 import { MAX_LOG_DAYS } from './logs.service.js';
+import { unassignedFlags as flagsOf } from '../../domain/logs/unassigned.js';
 
 export type UnassignedStatus = 'UNASSIGNED' | 'ASSIGNMENT_PENDING' | 'ASSIGNED' | 'ANNOTATED';
 export const UNASSIGNED_STATUSES: readonly UnassignedStatus[] = ['UNASSIGNED', 'ASSIGNMENT_PENDING', 'ASSIGNED', 'ANNOTATED'];
 
-/** §4.6.1.6: more than this much unresolved unassigned driving within 24 hours flags the vehicle. */
-export const FLAG_MINUTES = 30;
 const DAY_MS = 24 * 3_600_000;
 /** A single segment longer than this is not a segment of driving (a vendor or client error). */
 export const MAX_SEGMENT_HOURS = 24;
@@ -85,9 +82,6 @@ const SELECT = `SELECT u.*, v.unit_number, d.first_name || ' ' || d.last_name AS
   JOIN vehicles v ON v.tenant_id = u.tenant_id AND v.id = u.vehicle_id
   LEFT JOIN drivers d ON d.tenant_id = u.tenant_id AND d.id = u.driver_id`;
 
-/** Minutes of [start, end) inside [from, to). */
-const minutesWithin = (start: number, end: number, from: number, to: number) => Math.max(0, Math.min(end, to) - Math.max(start, from)) / 60_000;
-
 /**
  * Stores segments synced from an ELD integration, each once (the vendor's id); a segment of a vehicle that
  * overlaps one already stored (reported by another system) is skipped. Returns how many were added.
@@ -110,22 +104,17 @@ export async function insertVendorSegments(tx: Tx, tenantId: string, source: str
   return added;
 }
 
-/** Per vehicle with unassigned driving in the last 24 hours: its unresolved minutes, and whether that flags it. */
+/** Per vehicle with unresolved unassigned driving in the last 24 hours: its minutes, and whether that flags it. */
 export async function unassignedFlags(tx: Tx, tenantId: string, now: number, vehicleId?: string) {
-  const since = now - DAY_MS;
   const { rows } = await tx.query<{ vehicle_id: string; unit_number: string; started_at: unknown; ended_at: unknown }>(
     `SELECT u.vehicle_id, v.unit_number, u.started_at, u.ended_at FROM unassigned_driving u JOIN vehicles v ON v.tenant_id = u.tenant_id AND v.id = u.vehicle_id
       WHERE u.tenant_id = $1 AND u.status IN ('UNASSIGNED','ASSIGNMENT_PENDING') AND u.ended_at > $2 AND ($3::text IS NULL OR u.vehicle_id = $3)
       ORDER BY v.unit_number, u.vehicle_id`,
-    [tenantId, new Date(since), vehicleId ?? null],
+    [tenantId, new Date(now - DAY_MS), vehicleId ?? null],
   );
-  const by = new Map<string, { vehicleId: string; vehicleUnitNumber: string; unresolvedMinutesLast24Hours: number; flagged: boolean }>();
-  for (const r of rows) {
-    const e = by.get(r.vehicle_id) ?? { vehicleId: r.vehicle_id, vehicleUnitNumber: r.unit_number, unresolvedMinutesLast24Hours: 0, flagged: false };
-    e.unresolvedMinutesLast24Hours += minutesWithin(Date.parse(iso(r.started_at)), Date.parse(iso(r.ended_at)), since, now);
-    by.set(r.vehicle_id, e);
-  }
-  return [...by.values()].map((e) => ({ ...e, unresolvedMinutesLast24Hours: Math.round(e.unresolvedMinutesLast24Hours), flagged: e.unresolvedMinutesLast24Hours > FLAG_MINUTES }));
+  const units = new Map(rows.map((r) => [r.vehicle_id, r.unit_number]));
+  const flags = flagsOf(rows.map((r) => ({ vehicleId: r.vehicle_id, start: Date.parse(iso(r.started_at)), end: Date.parse(iso(r.ended_at)) })), now);
+  return flags.map((f) => ({ vehicleId: f.vehicleId, vehicleUnitNumber: units.get(f.vehicleId)!, unresolvedMinutesLast24Hours: f.unresolvedMinutesLast24Hours, flagged: f.flagged }));
 }
 
 export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>) {
