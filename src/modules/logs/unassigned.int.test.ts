@@ -24,6 +24,7 @@ interface Segment {
   durationMinutes: number;
   startLocation: { name: string } | null;
   miles: number | null;
+  timeZone: string | null;
   annotation: string | null;
   source: string;
 }
@@ -74,6 +75,7 @@ describe.each(DB_KINDS)('unassigned driving (%s)', (kind) => {
     const seg = first.json<Segment>();
     expect(seg).toMatchObject({ status: 'UNASSIGNED', durationMinutes: 45, miles: 31.2, source: 'API', driverId: null });
     expect(seg.startLocation?.name).toMatch(/TX/);
+    expect(seg.timeZone).toBe('America/Chicago');
     const again = await call('POST', `/api/v1/vehicles/${truck}/unassigned-driving`, dispatcher.auth, body);
     expect(again.statusCode).toBe(200);
     expect(again.json<Segment>().id).toBe(seg.id);

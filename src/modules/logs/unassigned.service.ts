@@ -22,6 +22,7 @@ import { findVehicle } from '../vehicles/vehicles.repository.js';
 import { editsService, type EditAnswer } from './edits.service.js';
 import { MAX_LOG_DAYS } from './logs.service.js';
 import { unassignedFlags as flagsOf } from '../../domain/logs/unassigned.js';
+import { timeZoneAt } from '../../domain/planning/local-time.js';
 
 export type UnassignedStatus = 'UNASSIGNED' | 'ASSIGNMENT_PENDING' | 'ASSIGNED' | 'ANNOTATED';
 export const UNASSIGNED_STATUSES: readonly UnassignedStatus[] = ['UNASSIGNED', 'ASSIGNMENT_PENDING', 'ASSIGNED', 'ANNOTATED'];
@@ -136,6 +137,8 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
       startLocation: place(r.start_latitude, r.start_longitude),
       endLocation: place(r.end_latitude, r.end_longitude),
       miles: r.miles === null ? null : Math.round(Number(r.miles) * 10) / 10,
+      // The zone of the place it began (else ended): the times a person reads are that place's.
+      timeZone: r.start_latitude !== null && r.start_longitude !== null ? timeZoneAt({ latitude: r.start_latitude, longitude: r.start_longitude }) : r.end_latitude !== null && r.end_longitude !== null ? timeZoneAt({ latitude: r.end_latitude, longitude: r.end_longitude }) : null,
       source: r.source,
       externalId: r.vendor_segment_id,
       status: r.status,

@@ -16947,6 +16947,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
+                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
+                        timeZone: string | null;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */
@@ -16995,6 +16997,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
+                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
+                        timeZone: string | null;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */
@@ -17170,6 +17174,8 @@ export interface operations {
                                 name: string;
                             } | null;
                             miles: number | null;
+                            /** @description The IANA zone of the place it began (else ended); null when neither place is known */
+                            timeZone: string | null;
                             /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                             source: string;
                             /** @description The id the reporting system or the vendor gave it */
@@ -17331,6 +17337,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
+                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
+                        timeZone: string | null;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */
@@ -17511,6 +17519,8 @@ export interface operations {
                                 name: string;
                             } | null;
                             miles: number | null;
+                            /** @description The IANA zone of the place it began (else ended); null when neither place is known */
+                            timeZone: string | null;
                             /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                             source: string;
                             /** @description The id the reporting system or the vendor gave it */
@@ -17893,6 +17903,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
+                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
+                        timeZone: string | null;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */
