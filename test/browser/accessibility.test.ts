@@ -58,6 +58,9 @@ describeBrowser('accessibility of every page (axe-core, WCAG 2.1 AA)', () => {
     };
     await post(`/api/v1/routes/${route.routeId}/positions`, { latitude: 33.2, longitude: -97.0, speedMph: 60 });
     await raiseTestAlert(app, tenant.tenantId, { type: 'LOW_FUEL', driverId: route.driverId, routeId: route.routeId });
+    // 45 minutes of driving nobody has assumed: the truck is flagged on the Vehicles list and its page.
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    await post(`/api/v1/vehicles/${ids.vehicle}/unassigned-driving`, { start: ago(180), end: ago(135), startLocation: { latitude: 32.78, longitude: -96.8 }, endLocation: { latitude: 33.2, longitude: -97.1 }, miles: 31.2 });
     await post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['*'], description: 'a11y' });
   });
   afterAll(async () => {
@@ -115,6 +118,8 @@ describeBrowser('accessibility of every page (axe-core, WCAG 2.1 AA)', () => {
     ['load', () => `/loads/${ids.load}`, (page) => page.getByRole('heading', { level: 1 }).waitFor()],
     ['locations', () => '/locations', (page) => page.getByRole('table').waitFor()],
     ['location', () => `/locations/${ids.location}`, (page) => page.getByRole('heading', { level: 1 }).waitFor()],
+    ['unassigned-driving', () => '/unassigned-driving', (page) => page.getByRole('button', { name: 'Assign to a driver…' }).waitFor()],
+    ['compliance', () => '/compliance', (page) => page.getByTestId('unassigned-by-truck').getByRole('table').waitFor()],
     ['settings-alerts', () => '/settings/alerts', (page) => page.getByRole('heading', { name: 'Alert thresholds' }).waitFor()],
     ['settings-api-keys', () => '/settings/api-keys', (page) => page.getByLabel('Key name').waitFor()],
     ['settings-webhooks', () => '/settings/webhooks', (page) => page.getByRole('row').nth(1).waitFor()],

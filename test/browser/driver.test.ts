@@ -113,8 +113,9 @@ describeBrowser('the driver view in the browser', () => {
     await page.getByText('Drive time left').waitFor();
     expect(await page.locator('[data-clock="Drive time left"] .clock-value').textContent()).toMatch(/^(10:00|9:59)$/);
     expect(await page.getByTestId('current-duty').textContent()).toBe('On duty driving');
-    // The log grid: 8 days, today's showing the driving line.
+    // The log grid: 8 days on the home terminal's clocks, today's showing the driving line.
     const grids = page.getByTestId('log-grid').getByRole('img');
+    await grids.nth(7).waitFor();
     expect(await grids.count()).toBe(8);
     // The hour of driving is today's, or, shortly after midnight in the grid's zone, partly yesterday's.
     const drivingMinutes = async (i: number) => {
@@ -142,7 +143,9 @@ describeBrowser('the driver view in the browser', () => {
     expect(await page.getByRole('button', { name: /^Off duty/ }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('button', { name: /^Off duty/ }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: /^Driving/ }).getAttribute('aria-pressed')).toBe('false');
-    expect(await page.getByTestId('log-grid').getByRole('img').first().getAttribute('aria-label')).toMatch(/Off duty 0:0\d/);
+    // Today's log ends with the off duty just recorded, on the home terminal's clocks, with its note.
+    const todaysRemarks = page.getByTestId('log-grid').locator('article').first().locator('[data-testid="remarks"] li');
+    expect(await todaysRemarks.last().textContent()).toMatch(/^\d\d:\d\d C[SD]T — Off duty · Entered by the driver · “End of shift”$/);
     await screenshot(page, 'driver-4-off-duty');
 
     // The server has it, as Alice's own entry.

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { describe } from 'vitest';
 import { buildTestApp, type TestApp, type TestAppOptions } from '../helpers/app.js';
 import type { DbKind } from '../helpers/db.js';
@@ -112,9 +112,10 @@ async function settle(page: Page): Promise<void> {
  * A picture for the docs (README.md, docs/dashboard.md), taken where a test shows an area of the
  * dashboard: only with DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`), otherwise nothing happens. Saves
  * docs/images/<name>.png of the viewport at 1280 × 800 (or the size given; `fullPage` for the whole
- * page at that width), scrolled to the top, then gives the page back its own size and scroll position.
+ * page at that width), scrolled to the top — or, with `target`, of that part of the page alone (an area
+ * further down) laid out at that size — then gives the page back its own size and scroll position.
  */
-export async function docsScreenshot(page: Page, name: string, opts: { width?: number; height?: number; fullPage?: boolean } = {}): Promise<string | null> {
+export async function docsScreenshot(page: Page, name: string, opts: { width?: number; height?: number; fullPage?: boolean; target?: Locator } = {}): Promise<string | null> {
   if (process.env.DOCS_SCREENSHOTS !== '1') return null;
   const size = { width: opts.width ?? 1280, height: opts.height ?? 800 };
   const before = page.viewportSize();
@@ -126,7 +127,8 @@ export async function docsScreenshot(page: Page, name: string, opts: { width?: n
     if (resize) await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo(0, 0));
     await settle(page);
-    await page.screenshot({ path: file, fullPage: opts.fullPage ?? false, animations: 'disabled', caret: 'hide' });
+    if (opts.target) await opts.target.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
+    else await page.screenshot({ path: file, fullPage: opts.fullPage ?? false, animations: 'disabled', caret: 'hide' });
   } finally {
     if (resize && before) await page.setViewportSize(before);
     await page.evaluate((y) => window.scrollTo(0, y), scrollY);

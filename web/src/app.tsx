@@ -30,6 +30,8 @@ const LoadsPage = page(() => import('./pages/fleet/Loads'), 'LoadsPage');
 const LoadDetailPage = page(() => import('./pages/fleet/LoadDetail'), 'LoadDetailPage');
 const LocationsPage = page(() => import('./pages/fleet/Locations'), 'LocationsPage');
 const LocationDetailPage = page(() => import('./pages/fleet/LocationDetail'), 'LocationDetailPage');
+const UnassignedDrivingPage = page(() => import('./pages/compliance/UnassignedDriving'), 'UnassignedDrivingPage');
+const CompliancePage = page(() => import('./pages/compliance/Compliance'), 'CompliancePage');
 const SettingsPage = page(() => import('./pages/settings/Settings'), 'SettingsPage');
 const AdminTenantsPage = page(() => import('./pages/admin/Tenants'), 'AdminTenantsPage');
 const DriverHomePage = page(() => import('./pages/driver/DriverHome'), 'DriverHomePage');
@@ -65,6 +67,8 @@ function Dispatcher() {
       <Route path="/loads/:loadId" component={LoadDetailPage} />
       <Route path="/locations" component={LocationsPage} />
       <Route path="/locations/:locationId" component={LocationDetailPage} />
+      <Route path="/unassigned-driving" component={UnassignedDrivingPage} />
+      <Route path="/compliance" component={CompliancePage} />
       <Route path="/settings/:tab?" component={SettingsPage} />
       <Route path="/login">
         <Redirect to="/" />

@@ -1,7 +1,8 @@
 /**
  * One Socket.IO connection per signed-in page (the spec's /socket.io, websocket transport), authenticated
  * with the in-memory access token — read again at every (re)connection, so a refreshed token is used.
- * Components subscribe to the spec's events (alert:new, alert:updated, alert:resolved, route:updated).
+ * Components subscribe to the spec's events (alert:new, alert:updated, alert:resolved, route:updated) and the
+ * log's (log:edit_requested, log:edit_accepted, log:edit_rejected, log:certified).
  *
  * It stays connected: a dropped transport (a server restarting, a deploy) reconnects by itself and the
  * server replays what was missed from the offset Socket.IO keeps; a close decided by the server
@@ -58,7 +59,16 @@ export function disconnectRealtime(): void {
   socket = null;
 }
 
-export type RealtimeEvent = 'alert:new' | 'alert:updated' | 'alert:resolved' | 'route:updated';
+export type RealtimeEvent =
+  | 'alert:new'
+  | 'alert:updated'
+  | 'alert:resolved'
+  | 'route:updated'
+  // A driver's log: a correction requested, accepted or rejected, a day certified (docs/logs.md, Events).
+  | 'log:edit_requested'
+  | 'log:edit_accepted'
+  | 'log:edit_rejected'
+  | 'log:certified';
 
 /** Calls `handler` for each `event` while the component is mounted. */
 export function useRealtime<T = Record<string, unknown>>(event: RealtimeEvent, handler: (data: T) => void): void {

@@ -14,11 +14,16 @@ const DISPATCH_NAV: Array<[string, string]> = [
   ['/vehicles', 'Vehicles'],
   ['/loads', 'Loads'],
   ['/locations', 'Locations'],
+  ['/compliance', 'Compliance'],
   ['/settings', 'Settings'],
 ];
 
+/** Pages an entry of the navigation covers beyond its own address (Compliance: the unassigned driving too). */
+const NAV_GROUPS: Readonly<Record<string, readonly string[]>> = { '/compliance': ['/unassigned-driving'] };
+
 function isCurrent(location: string, href: string): boolean {
-  return href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`);
+  const under = (path: string) => location === path || location.startsWith(`${path}/`);
+  return href === '/' ? location === '/' : under(href) || (NAV_GROUPS[href] ?? []).some(under);
 }
 
 function LiveDot() {

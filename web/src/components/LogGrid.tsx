@@ -3,6 +3,8 @@
  * logs (49 CFR 395.8) — four rows (off duty, sleeper berth, driving, on duty not driving), hours across,
  * a line stepping between rows, and each row's total at the right. One grid per day, in `timeZone`.
  */
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { hourMarks } from '../lib/daily-log';
 import { DUTY_LABELS, DUTY_ROWS, dutySpans, logDays, type DutyChange, type LogDay } from '../lib/duty';
 import { formatMinutes } from '../lib/durations';
 
@@ -11,15 +13,43 @@ const GRID_W = 960;
 const ROW = 26;
 const H = ROW * 4;
 
+/** A stretch marked across the grid (a violation: from when the limit was passed to when the driving past it ended). */
+export interface GridMark {
+  startMs: number;
+  endMs: number;
+  /** In words, for the grid's text alternative. */
+  label: string;
+}
+
+/** Whether the box is narrower than what it holds (a phone): then it is a keyboard stop, so it can be scrolled without a mouse (WCAG 2.1.1). */
+function useScrollsSideways(ref: RefObject<HTMLDivElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => setScrolls(el.scrollWidth > el.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    return () => observer.disconnect();
+  }, [ref]);
+  return scrolls;
+}
+
 /**
  * One day: the row names and totals are page text at the page's size on either side of the graph (they
- * stay in view while a phone scrolls the graph sideways); the hours are page text over it.
+ * stay in view while a phone scrolls the graph sideways); the hours are page text over it, as the zone's
+ * clocks show them (a 25-hour day has two 1 o'clocks). `marks` are drawn across the four rows and said in
+ * the grid's text alternative; `label` names the day in it (its date by default). The graph carries the
+ * day's text alternative (row names and totals are in it); where it scrolls sideways it is a keyboard stop.
  */
-function DayGrid({ day }: { day: LogDay }) {
+export function DayGrid({ day, timeZone = 'UTC', marks = [], label }: { day: LogDay; timeZone?: string; marks?: readonly GridMark[]; label?: string }) {
   const span = day.endMs - day.startMs;
   const x = (ms: number) => ((ms - day.startMs) / span) * GRID_W;
   const y = (status: string) => ROW * DUTY_ROWS.indexOf(status as never) + ROW / 2;
-  const hours = Math.round(span / 3_600_000);
+  const ticks = hourMarks(day.startMs, day.endMs, timeZone);
+  const hours = ticks.length - 1;
   let d = '';
   day.spans.forEach((s, i) => {
     const prev = day.spans[i - 1];
@@ -27,20 +57,23 @@ function DayGrid({ day }: { day: LogDay }) {
     else d += `L${x(s.startMs)},${y(s.status)}`;
     d += `L${x(s.endMs)},${y(s.status)}`;
   });
+  const scroller = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(scroller);
   const summary = DUTY_ROWS.map((r) => `${DUTY_LABELS[r]} ${formatMinutes(day.minutes[r])}`).join(', ');
+  const marked = marks.length > 0 ? `; marked: ${marks.map((m) => m.label).join('; ')}` : '';
   return (
-    <div className="log-grid" role="img" aria-label={`Duty status on ${day.date}: ${summary}`}>
+    <div className="log-grid">
       <div className="log-grid-labels" aria-hidden="true">
         {DUTY_ROWS.map((r) => (
           <div key={r}>{DUTY_LABELS[r]}</div>
         ))}
       </div>
-      <div className="log-grid-scroll">
+      <div ref={scroller} className="log-grid-scroll" role="img" aria-label={`Duty status on ${label ?? day.date}: ${summary}${marked}`} tabIndex={scrolls ? 0 : undefined}>
         <div className="log-grid-canvas">
           <div className="log-grid-hours" aria-hidden="true">
-            {Array.from({ length: hours + 1 }, (_, h) => (
+            {ticks.map((t, h) => (
               <span key={h} style={{ left: `${(h / hours) * 100}%` }}>
-                {h === 0 || h === hours ? 'M' : h === 12 ? 'N' : String(h % 12)}
+                {t.label}
               </span>
             ))}
           </div>
@@ -62,11 +95,18 @@ function DayGrid({ day }: { day: LogDay }) {
               <line key={r} className="grid-hour" x1={0} x2={GRID_W} y1={ROW * i} y2={ROW * i} />
             ))}
             <line className="grid-hour" x1={0} x2={GRID_W} y1={H} y2={H} />
+            {marks.map((m, i) => {
+              const a = x(Math.max(m.startMs, day.startMs));
+              const b = x(Math.min(Math.max(m.endMs, m.startMs), day.endMs));
+              // At least a quarter hour wide, so a limit passed at one instant still shows.
+              const w = Math.max(b - a, GRID_W / hours / 4);
+              return <rect key={i} className="grid-mark" x={Math.min(a, GRID_W - w)} y={0} width={w} height={H} />;
+            })}
             <path className="duty-line" d={d} />
           </svg>
         </div>
       </div>
-      <div className="log-grid-totals">
+      <div className="log-grid-totals" aria-hidden="true">
         {DUTY_ROWS.map((r) => (
           <div key={r} data-row-total={r}>
             {formatMinutes(day.minutes[r])}
@@ -92,7 +132,7 @@ export function LogGrid({ changes, fromMs, toMs, timeZone, newestFirst = false, 
             {new Date(`${day.date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'short', day: 'numeric', timeZone: 'UTC' })}{' '}
             <span className="muted">({timeZone})</span>
           </h3>
-          <DayGrid day={day} />
+          <DayGrid day={day} timeZone={timeZone} />
         </div>
       ))}
     </section>

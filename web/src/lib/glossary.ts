@@ -60,6 +60,10 @@ export const GLOSSARY = {
     DAILY_ON_DUTY: 'Daily on-duty limit',
   },
   distanceMethod: { haversine: 'straight line', haversine_road: 'road estimate', osrm: 'road network' },
+  /** Where a segment of unassigned driving stands (49 CFR 395.32). */
+  unassignedStatus: { UNASSIGNED: 'Unassigned', ASSIGNMENT_PENDING: 'Waiting for the driver', ASSIGNED: 'Assigned', ANNOTATED: 'Annotated' },
+  /** Who reported a segment of unassigned driving: an ELD integration, or other telematics through the API. */
+  unassignedSource: { API: 'Reported through the API', samsara: 'Samsara', motive: 'Motive' },
   segmentType: { drive: 'Drive', rest: 'Rest', fuel: 'Fuel stop', wait: 'Wait', dock: 'At the dock' },
   restType: { full_rest: '10-hour rest', partial_rest: 'Split sleeper-berth rest', break: '30-minute break' },
   stopType: { ORIGIN: 'Origin', PICKUP: 'Pickup', DELIVERY: 'Delivery', WAYPOINT: 'Waypoint' },
@@ -67,6 +71,28 @@ export const GLOSSARY = {
   faultSeverity: { CRITICAL: 'Critical', WARNING: 'Warning', INFO: 'Information' },
   projectionMethod: { VISIBILITY: 'Visibility provider’s ETA', PLAN_AND_POSITION: 'Plan and the truck’s position', PLAN: 'Plan (no position yet)' },
   driverStatus: { PENDING: 'Pending', ACTIVE: 'Active', INACTIVE: 'Inactive' },
+  /** A record of duty status's place in the log (ELD specification §7.23). */
+  recordStatus: {
+    ACTIVE: 'In the log',
+    INACTIVE_CHANGED: 'Replaced by a correction',
+    INACTIVE_CHANGE_REQUESTED: 'Correction requested',
+    INACTIVE_CHANGE_REJECTED: 'Correction rejected',
+  },
+  /** Who made a record (ELD specification §7.22). */
+  recordOrigin: {
+    AUTOMATIC: 'Recorded by the ELD',
+    DRIVER: 'Entered by the driver',
+    OTHER_USER: 'Entered by another user',
+    UNIDENTIFIED_ASSUMED: 'Unidentified driving the driver took on',
+  },
+  /** Where a correction of a log stands. */
+  logEditStatus: {
+    PENDING: 'Waiting for the driver',
+    ACCEPTED: 'Accepted by the driver',
+    REJECTED: 'Rejected by the driver',
+    CANCELLED: 'Withdrawn',
+    APPLIED: 'Made by the driver',
+  },
   role: { OWNER: 'Owner', ADMIN: 'Administrator', DISPATCHER: 'Dispatcher', DRIVER: 'Driver', VIEWER: 'Viewer' },
   vendor: {
     samsara: 'Samsara',

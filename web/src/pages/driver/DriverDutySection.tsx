@@ -11,7 +11,7 @@ import { dateTime, humanize, timeOnly } from '../../lib/format';
 
 export type DutyEvent = Ok<'/api/v1/drivers/{driverId}/duty-status'>['data'][number];
 
-export function DriverDutySection({ driverId, hos, hosError, onRecorded }: { driverId: string; hos: HosRecord | undefined; hosError: Error | undefined; onRecorded: (hos: HosRecord, event: DutyEvent) => void }) {
+export function DriverDutySection({ driverId, hos, hosError, onRecorded }: { driverId: string; hos: HosRecord | undefined; hosError: Error | undefined; onRecorded: (hos: HosRecord, event: DutyEvent) => void | Promise<void> }) {
   const [asked, setAsked] = useState<DutyStatus | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -26,7 +26,7 @@ export function DriverDutySection({ driverId, hos, hosError, onRecorded }: { dri
     setError(null);
     try {
       const res = await unwrap(api.POST('/api/v1/drivers/{driverId}/duty-status', { params: { path: { driverId } }, body: { status: asked, ...(note ? { note } : {}) } }));
-      onRecorded(res.hos, res.event);
+      await onRecorded(res.hos, res.event);
       setDone({ status: asked, at: res.event.at });
       setAsked(null);
     } catch (err) {

@@ -2,25 +2,23 @@
  * The driver view ("/" for a DRIVER user): only their own data — the server scopes every request of a
  * DRIVER user to the driver profile linked to them. The route they drive (the active one, else the next
  * planned), the stop they head to with its ETA in that stop's local time and zone, the stops still ahead,
- * the next planned rest, on a team route who has the wheel now and next, their HOS clocks, the log grid
- * of the last 8 days, and big buttons to change duty status. Live: a route change (Socket.IO route:updated) reloads the route; the clocks refresh
- * every minute. Laid out for a phone first (driver.css).
+ * the next planned rest, on a team route who has the wheel now and next, their HOS clocks, big buttons to
+ * change duty status, and their daily logs (the last 8 days on the home terminal's clocks, to certify; the
+ * corrections their carrier asks for, to accept or reject). Live: a route change (Socket.IO route:updated)
+ * reloads the route, a correction requested (log:edit_requested) the logs; the clocks refresh every minute.
+ * Laid out for a phone first (driver.css).
  */
 import { useCallback, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
 import { useMe } from '../../api/session';
-import { LogGrid } from '../../components/LogGrid';
-import { ErrorBanner, Loading, Notice, PageHeader } from '../../components/ui';
-import { startOfDay } from '../../lib/duty';
-import { deviceTimeZone, pickDriverRoute } from '../../lib/driver-route';
+import { ErrorBanner, Notice, PageHeader } from '../../components/ui';
+import { pickDriverRoute } from '../../lib/driver-route';
 import { useApi, useInterval } from '../../lib/use-api';
-import { DriverDutySection, type DutyEvent } from './DriverDutySection';
+import { DriverDutySection } from './DriverDutySection';
+import { DriverLogsSection, type DriverLogs } from './DriverLogsSection';
 import { DriverRouteSection, type DriverRoutes } from './DriverRouteSection';
 import './driver.css';
-
-const DAY = 24 * 3_600_000;
-const LOG_DAYS = 8;
 
 export function DriverHomePage() {
   const me = useMe();
@@ -35,7 +33,16 @@ export function DriverHomePage() {
       </div>
     );
   }
-  return <DriverView driverId={me.driverId} firstName={me.firstName} />;
+  return <DriverView driverId={me.driverId} firstName={me.firstName} userId={me.userId} />;
+}
+
+/** The last 8 days of the driver's log (the API's default: today and the 7 before) and the corrections waiting for their answer. */
+async function loadLogs(driverId: string): Promise<DriverLogs> {
+  const [logs, pending] = await Promise.all([
+    unwrap(api.GET('/api/v1/drivers/{driverId}/logs', { params: { path: { driverId } } })),
+    unwrap(api.GET('/api/v1/log-edits', { params: { query: { driverId, status: 'PENDING', pageSize: 100 } } })),
+  ]);
+  return { logs, pending: pending.data };
 }
 
 async function loadRoutes(driverId: string): Promise<DriverRoutes> {
@@ -48,17 +55,18 @@ async function loadRoutes(driverId: string): Promise<DriverRoutes> {
   return { current, currentDriverName: pick?.driverName ?? null, currentCoDriverName: pick?.coDriverName ?? null, upcoming };
 }
 
-function DriverView({ driverId, firstName }: { driverId: string; firstName: string }) {
-  const zone = deviceTimeZone();
+function DriverView({ driverId, firstName, userId }: { driverId: string; firstName: string; userId: string }) {
   const [now, setNow] = useState(() => Date.now());
   const driver = useApi(() => unwrap(api.GET('/api/v1/drivers/{driverId}', { params: { path: { driverId } } })), [driverId]);
   const routes = useApi(() => loadRoutes(driverId), [driverId]);
   const hos = useApi(() => unwrap(api.GET('/api/v1/drivers/{driverId}/hos', { params: { path: { driverId } } })), [driverId]);
-  // Fetched from a week before the grid's first day, so that the status the first day starts in is known.
-  const log = useApi(
-    () => unwrap(api.GET('/api/v1/drivers/{driverId}/duty-status', { params: { path: { driverId }, query: { from: new Date(Date.now() - 2 * LOG_DAYS * DAY).toISOString(), limit: 1000 } } })),
-    [driverId],
-  );
+  const logs = useApi(() => loadLogs(driverId), [driverId]);
+  const setLogs = logs.setData;
+  /** The logs read again, in place (the page shows the new figures when this resolves). */
+  const reloadLogs = useCallback(async () => {
+    const fresh = await loadLogs(driverId);
+    setLogs(() => fresh);
+  }, [driverId, setLogs]);
 
   const reloadRoutes = routes.reload;
   const reloadHos = hos.reload;
@@ -69,9 +77,14 @@ function DriverView({ driverId, firstName }: { driverId: string; firstName: stri
       reloadHos();
     }, [reloadRoutes, reloadHos]),
   );
+  // A correction asked for by the carrier: the logs again, with it to answer.
+  const onLogEvent = useCallback((data: { driverId?: string }) => void (data.driverId === driverId && reloadLogs().catch(() => undefined)), [driverId, reloadLogs]);
+  useRealtime('log:edit_requested', onLogEvent);
   useInterval(() => {
     setNow(Date.now());
     hos.reload();
+    // Today's log grows with the clocks.
+    void reloadLogs().catch(() => undefined);
   }, 60_000);
 
   const name = driver.data ? `${driver.data.firstName} ${driver.data.lastName}` : firstName;
@@ -91,29 +104,15 @@ function DriverView({ driverId, firstName }: { driverId: string; firstName: stri
         driverId={driverId}
         hos={hos.data}
         hosError={hos.error}
-        onRecorded={(record, event) => {
+        onRecorded={async (record) => {
           hos.setData(() => record);
-          log.setData((prev) => ({ data: [event, ...(prev?.data ?? [])] }));
           setNow(Date.now());
+          // The new status in the log before the change is announced.
+          await reloadLogs().catch(() => undefined);
         }}
       />
 
-      <section className="card driver-card" aria-labelledby="log-title">
-        <h2 id="log-title">My log, last {LOG_DAYS} days</h2>
-        <ErrorBanner error={log.error} />
-        {log.loading && !log.data ? (
-          <Loading label="Loading your log…" />
-        ) : log.data && log.data.data.length === 0 ? (
-          <p className="muted">No duty status logged in the last {LOG_DAYS} days. Change your duty status above to start your log.</p>
-        ) : log.data ? (
-          <>
-            <p className="muted driver-hint">Newest day first, in your device's time zone ({zone}). Swipe sideways to see a whole day on a small screen.</p>
-            <div className="driver-log-scroll">
-              <LogGrid changes={log.data.data as DutyEvent[]} fromMs={startOfDay(now - (LOG_DAYS - 1) * DAY, zone).startMs} toMs={now} timeZone={zone} newestFirst title="My log grid" />
-            </div>
-          </>
-        ) : null}
-      </section>
+      <DriverLogsSection driverId={driverId} myUserId={userId} data={logs} reload={reloadLogs} />
     </div>
   );
 }

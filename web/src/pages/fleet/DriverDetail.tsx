@@ -1,6 +1,7 @@
 /**
  * One driver: their record (edit, deactivate / reactivate), HOS clocks, the log grid of the last 8 days
- * in a chosen zone, a form to record a duty-status change, and their routes.
+ * in a chosen zone, a form to record a duty-status change, the daily log one day at a time (certification,
+ * remarks, corrections), and their routes.
  */
 import { useMemo, useState } from 'react';
 import { useParams } from 'wouter';
@@ -19,6 +20,7 @@ import { DutyStatusForm } from './DutyStatusForm';
 import { DRIVER_FIELDS } from './fields';
 import { RecordForm } from './RecordForm';
 import { useLogZone } from './useLogZone';
+import { DriverDailyLog } from '../logs/DriverDailyLog';
 
 type Driver = Ok<'/api/v1/drivers/{driverId}'>;
 
@@ -147,6 +149,8 @@ export function DriverDetailPage() {
             !log.error && <Loading label="Loading the log…" />
           )}
         </section>
+
+        <DriverDailyLog driver={d} />
 
         <DriverRoutes driverId={d.id} />
       </div>

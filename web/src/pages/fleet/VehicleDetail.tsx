@@ -1,4 +1,4 @@
-/** One vehicle: its record (edit), and its status: in service, in maintenance, or deactivated. */
+/** One vehicle: its record (edit), its status (in service, in maintenance, or deactivated), and its unassigned driving. */
 import { useState } from 'react';
 import { useParams } from 'wouter';
 import { api, unwrap, type Body, type Ok } from '../../api/client';
@@ -6,6 +6,7 @@ import { Button, Dialog, ErrorBanner, Facts, Loading, Notice, PageHeader, Status
 import { vehicleDescription, vehicleStatusActions, type VehicleStatus } from '../../lib/fleet';
 import { dateTime, humanize } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
+import { VehicleUnassigned } from '../compliance/VehicleUnassigned';
 import { BackLink, ConfirmDialog, isNotFound, NotFoundState, useCanEdit } from './common';
 import { VEHICLE_FIELDS } from './fields';
 import { RecordForm } from './RecordForm';
@@ -97,6 +98,7 @@ export function VehicleDetailPage() {
           ]}
         />
       </section>
+      <VehicleUnassigned vehicleId={v.id} />
       <Dialog open={editing} title={`Edit unit ${v.unitNumber}`} onClose={() => setEditing(false)}>
         <RecordForm
           fields={VEHICLE_FIELDS}

@@ -1,10 +1,11 @@
 /** The organization's trucks: search, status filter, pages; a vehicle is created from here. */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap, type Body, type Item, type Ok } from '../../api/client';
 import { Button, Dialog, ErrorBanner, Loading, Notice, PageHeader, Pagination, SelectField, StatusBadge } from '../../components/ui';
 import { VEHICLE_STATUSES, vehicleDescription } from '../../lib/fleet';
 import { humanize } from '../../lib/format';
+import { flagBadgeText, flaggedVehicles, flagsByVehicle, unassignedHref, type VehicleFlag } from '../../lib/unassigned';
 import { useApi } from '../../lib/use-api';
 import { EmptyState, ListSearch, oneOf, PAGE_SIZE, RecordTable, useCanEdit, useListQuery, type Column } from './common';
 import { VEHICLE_FIELDS } from './fields';
@@ -13,8 +14,24 @@ import { RecordForm } from './RecordForm';
 type Row = Item<'/api/v1/vehicles'>;
 type Vehicle = Ok<'/api/v1/vehicles', 'post'>;
 
-const COLUMNS: Array<Column<Row>> = [
-  { header: 'Unit', cell: (v) => <Link href={`/vehicles/${v.id}`}>{v.unitNumber}</Link> },
+/** The columns, with a badge beside each truck flagged for unassigned driving (it opens that driving). */
+const columns = (flags: ReadonlyMap<string, VehicleFlag>): Array<Column<Row>> => [
+  {
+    header: 'Unit',
+    cell: (v) => {
+      const flag = flags.get(v.id);
+      return (
+        <>
+          <Link href={`/vehicles/${v.id}`}>{v.unitNumber}</Link>
+          {flag && (
+            <Link href={unassignedHref({ vehicleId: v.id })} className="badge badge-red unassigned-flag" title="More than 30 minutes of driving nobody has assumed in the last 24 hours">
+              {flagBadgeText(flag)}
+            </Link>
+          )}
+        </>
+      );
+    },
+  },
   { header: 'Vehicle', cell: (v) => vehicleDescription(v) ?? '—' },
   { header: 'VIN', cell: (v) => v.vin ?? '—' },
   { header: 'Plate', cell: (v) => v.licensePlate ?? '—' },
@@ -33,6 +50,10 @@ export function VehiclesPage() {
     () => unwrap(api.GET('/api/v1/vehicles', { params: { query: { page: q.page, pageSize: PAGE_SIZE, search: q.search || undefined, status } } })),
     [q.page, q.search, status],
   );
+  // The trucks flagged for unassigned driving (ELD specification §4.6.1.6): one small request, the flags only.
+  const unassigned = useApi(() => unwrap(api.GET('/api/v1/unassigned-driving', { params: { query: { pageSize: 1 } } })), []);
+  const flagged = flaggedVehicles(unassigned.data?.vehicles ?? []);
+  const tableColumns = useMemo(() => columns(flagsByVehicle(unassigned.data?.vehicles ?? [])), [unassigned.data]);
   const newButton = canEdit && (
     <Button variant="primary" onClick={() => setCreating(true)}>
       New vehicle
@@ -47,6 +68,12 @@ export function VehiclesPage() {
       {created && (
         <Notice tone="success">
           Vehicle {created.unitNumber} created. <Link href={`/vehicles/${created.id}`}>Open its page</Link>
+        </Notice>
+      )}
+      {flagged.length > 0 && (
+        <Notice tone="warning">
+          {flagged.length === 1 ? `Truck ${flagged[0]!.vehicleUnitNumber} has` : `${flagged.length} trucks have`} more than 30 minutes of driving nobody has assumed in the last 24 hours.{' '}
+          <Link href={unassignedHref(flagged.length === 1 ? { vehicleId: flagged[0]!.vehicleId } : {})}>Review unassigned driving</Link>
         </Notice>
       )}
       <div className="toolbar fleet-toolbar">
@@ -66,7 +93,7 @@ export function VehiclesPage() {
       ) : (
         list.data && (
           <div className="fleet-table" aria-busy={list.loading}>
-            <RecordTable caption="Vehicles" columns={COLUMNS} rows={list.data.data} />
+            <RecordTable caption="Vehicles" columns={tableColumns} rows={list.data.data} />
           </div>
         )
       )}
