@@ -215,6 +215,9 @@ describeBrowser('unassigned driving and the fleet’s compliance in the browser'
     const url = new URL(page.url());
     expect(url.pathname).toBe(`/drivers/${lena.id}`);
     expect(url.searchParams.get('logDate')).toBe(day);
+    // The daily log opens at that day, not today.
+    const title = new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    await page.getByTestId('daily-log').getByRole('heading', { name: `Daily log: ${title}` }).waitFor();
   });
 
   it('the range: at most 31 days, said in words; a VIEWER reads without the actions', async () => {

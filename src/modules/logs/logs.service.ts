@@ -33,16 +33,17 @@ export async function logDriverFor(tx: Tx, ctx: TenantContext, driverId: string,
 
 /**
  * The zone and start time of a driver's 24-hour periods: the driver's home terminal's zone, else the
- * organization's setting, else the zone of the organization's address, else America/Chicago.
+ * organization's setting, else the zone of the organization's address, else America/Chicago. Without a
+ * driver: the organization's.
  */
-export async function logSettingsOf(tx: Tx, tenantId: string, driver: DriverRecord, ports: Pick<PlanningPorts, 'geocode'>): Promise<LogSettings & { hos: StoredHosSettings }> {
+export async function logSettingsOf(tx: Tx, tenantId: string, driver: DriverRecord | null, ports: Pick<PlanningPorts, 'geocode'>): Promise<LogSettings & { hos: StoredHosSettings }> {
   const { rows } = await tx.query<{ hos: StoredHosSettings | null; address: string }>(
     'SELECT s.hos, t.address FROM tenants t LEFT JOIN tenant_settings s ON s.tenant_id = t.id WHERE t.id = $1',
     [tenantId],
   );
   const hos = rows[0]?.hos ?? {};
   const periodStartTime = hos.periodStartTime ?? '00:00';
-  if (driver.homeTerminal?.timeZone) return { zone: driver.homeTerminal.timeZone, periodStartTime, zoneSource: 'DRIVER_HOME_TERMINAL', hos };
+  if (driver?.homeTerminal?.timeZone) return { zone: driver.homeTerminal.timeZone, periodStartTime, zoneSource: 'DRIVER_HOME_TERMINAL', hos };
   if (hos.homeTerminalTimeZone) return { zone: hos.homeTerminalTimeZone, periodStartTime, zoneSource: 'SETTINGS', hos };
   const address = rows[0]?.address;
   if (address) {

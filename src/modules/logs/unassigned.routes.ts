@@ -23,7 +23,7 @@ export const UnassignedDrivingSchema = Type.Object({
   startLocation: NamedPlace,
   endLocation: NamedPlace,
   miles: Type.Union([Type.Number(), Type.Null()]),
-  timeZone: Type.Union([Type.String(), Type.Null()], { description: 'The IANA zone of the place it began (else ended); null when neither place is known' }),
+  timeZone: Type.String({ description: 'The IANA zone its times are read in: of the place it began (else ended; else the organization’s home terminal zone)' }),
   source: Type.String({ description: 'API (reported through this API) or the ELD vendor it was synced from (samsara, motive)' }),
   externalId: Type.Union([Type.String(), Type.Null()], { description: 'The id the reporting system or the vendor gave it' }),
   status: Type.Union([StatusSchema], { description: 'UNASSIGNED → ASSIGNMENT_PENDING (the driver is asked) → ASSIGNED (accepted) or UNASSIGNED again (rejected); UNASSIGNED → ANNOTATED (the carrier’s reason)' }),

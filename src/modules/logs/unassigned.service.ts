@@ -20,7 +20,7 @@ import type { TenantContext } from '../../plugins/context.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
 import { findVehicle } from '../vehicles/vehicles.repository.js';
 import { editsService, type EditAnswer } from './edits.service.js';
-import { MAX_LOG_DAYS } from './logs.service.js';
+import { logSettingsOf, MAX_LOG_DAYS } from './logs.service.js';
 import { unassignedFlags as flagsOf } from '../../domain/logs/unassigned.js';
 import { timeZoneAt } from '../../domain/planning/local-time.js';
 
@@ -124,7 +124,8 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
 
   const place = (lat: number | null, lon: number | null) => (lat === null || lon === null ? null : { latitude: lat, longitude: lon, name: ports.nameNear({ latitude: lat, longitude: lon }) });
 
-  function toSegment(r: Row) {
+  /** `zone`: the organization's, for a segment with no known place. */
+  function toSegment(r: Row, zone: string) {
     const start = Date.parse(iso(r.started_at));
     const end = Date.parse(iso(r.ended_at));
     return {
@@ -137,8 +138,13 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
       startLocation: place(r.start_latitude, r.start_longitude),
       endLocation: place(r.end_latitude, r.end_longitude),
       miles: r.miles === null ? null : Math.round(Number(r.miles) * 10) / 10,
-      // The zone of the place it began (else ended): the times a person reads are that place's.
-      timeZone: r.start_latitude !== null && r.start_longitude !== null ? timeZoneAt({ latitude: r.start_latitude, longitude: r.start_longitude }) : r.end_latitude !== null && r.end_longitude !== null ? timeZoneAt({ latitude: r.end_latitude, longitude: r.end_longitude }) : null,
+      // The zone of the place it began (else ended; else the organization's): the times a person reads are that place's.
+      timeZone:
+        r.start_latitude !== null && r.start_longitude !== null
+          ? timeZoneAt({ latitude: r.start_latitude, longitude: r.start_longitude })
+          : r.end_latitude !== null && r.end_longitude !== null
+            ? timeZoneAt({ latitude: r.end_latitude, longitude: r.end_longitude })
+            : zone,
       source: r.source,
       externalId: r.vendor_segment_id,
       status: r.status,
@@ -153,6 +159,9 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
     };
   }
   type Segment = ReturnType<typeof toSegment>;
+
+  const zoneOf = async (tx: Tx, tenantId: string) => (await logSettingsOf(tx, tenantId, null, ports)).zone;
+  const answer = async (tx: Tx, tenantId: string, id: string) => toSegment(await segmentFor(tx, tenantId, id), await zoneOf(tx, tenantId));
 
   async function segmentFor(tx: Tx, tenantId: string, id: string, forUpdate = false): Promise<Row> {
     const { rows } = await tx.query<Row>(`${SELECT} WHERE u.tenant_id = $1 AND u.id = $2 ${forUpdate ? 'FOR UPDATE OF u' : ''}`, [tenantId, id]);
@@ -180,7 +189,7 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
           const { rows } = await tx.query<{ id: string; vehicle_id: string }>(`SELECT id, vehicle_id FROM unassigned_driving WHERE tenant_id = $1 AND source = 'API' AND vendor_segment_id = $2`, [ctx.tenantId, input.externalId]);
           if (rows[0]) {
             if (rows[0].vehicle_id !== vehicle.id) throw new DomainError('CONFLICT', `externalId ${input.externalId} is a segment of another vehicle`);
-            return { created: false, segment: toSegment(await segmentFor(tx, ctx.tenantId, rows[0].id)) };
+            return { created: false, segment: await answer(tx, ctx.tenantId, rows[0].id) };
           }
         }
         const overlap = await tx.query<{ id: string }>(`SELECT id FROM unassigned_driving WHERE tenant_id = $1 AND vehicle_id = $2 AND started_at < $4 AND $3 < ended_at LIMIT 1`, [ctx.tenantId, vehicle.id, new Date(start), new Date(end)]);
@@ -194,12 +203,12 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
             input.endLocation?.latitude ?? null, input.endLocation?.longitude ?? null, input.miles ?? null, input.externalId ?? null, ctx.userId, now,
           ],
         );
-        return { created: true, segment: toSegment(await segmentFor(tx, ctx.tenantId, id)) };
+        return { created: true, segment: await answer(tx, ctx.tenantId, id) };
       });
     },
 
     async get(ctx: TenantContext, id: string): Promise<Segment> {
-      return db.tenant(ctx.tenantId, async (tx) => toSegment(await segmentFor(tx, ctx.tenantId, id)));
+      return db.tenant(ctx.tenantId, async (tx) => answer(tx, ctx.tenantId, id));
     },
 
     async list(ctx: TenantContext, q: { vehicleId?: string; status?: UnassignedStatus; page: number; pageSize: number }) {
@@ -209,7 +218,8 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
         const params = [ctx.tenantId, q.vehicleId ?? null, q.status ?? null];
         const total = Number((await tx.query<{ n: string }>(`SELECT count(*) AS n FROM unassigned_driving u WHERE ${where}`, params)).rows[0]!.n);
         const { rows } = await tx.query<Row>(`${SELECT} WHERE ${where} ORDER BY u.started_at DESC, u.id DESC LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`, params);
-        return { data: rows.map(toSegment), total, page: q.page, pageSize: q.pageSize, vehicles: await unassignedFlags(tx, ctx.tenantId, now, q.vehicleId) };
+        const zone = await zoneOf(tx, ctx.tenantId);
+        return { data: rows.map((r) => toSegment(r, zone)), total, page: q.page, pageSize: q.pageSize, vehicles: await unassignedFlags(tx, ctx.tenantId, now, q.vehicleId) };
       });
     },
 
@@ -242,7 +252,7 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
           `UPDATE unassigned_driving SET status = $3, driver_id = $4, edit_id = $5, status_changed_at = $6, status_changed_by = $7 WHERE tenant_id = $1 AND id = $2`,
           [ctx.tenantId, row.id, status, edit.driverId, edit.id, now, ctx.userId],
         );
-        return { segment: toSegment(await segmentFor(tx, ctx.tenantId, row.id)), edit };
+        return { segment: await answer(tx, ctx.tenantId, row.id), edit };
       });
     },
 
@@ -259,7 +269,7 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
           now,
           ctx.userId,
         ]);
-        return toSegment(await segmentFor(tx, ctx.tenantId, row.id));
+        return answer(tx, ctx.tenantId, row.id);
       });
     },
   };

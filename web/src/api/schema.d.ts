@@ -16947,8 +16947,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
-                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
-                        timeZone: string | null;
+                        /** @description The IANA zone its times are read in: of the place it began (else ended; else the organization’s home terminal zone) */
+                        timeZone: string;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */
@@ -16997,8 +16997,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
-                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
-                        timeZone: string | null;
+                        /** @description The IANA zone its times are read in: of the place it began (else ended; else the organization’s home terminal zone) */
+                        timeZone: string;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */
@@ -17174,8 +17174,8 @@ export interface operations {
                                 name: string;
                             } | null;
                             miles: number | null;
-                            /** @description The IANA zone of the place it began (else ended); null when neither place is known */
-                            timeZone: string | null;
+                            /** @description The IANA zone its times are read in: of the place it began (else ended; else the organization’s home terminal zone) */
+                            timeZone: string;
                             /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                             source: string;
                             /** @description The id the reporting system or the vendor gave it */
@@ -17337,8 +17337,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
-                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
-                        timeZone: string | null;
+                        /** @description The IANA zone its times are read in: of the place it began (else ended; else the organization’s home terminal zone) */
+                        timeZone: string;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */
@@ -17519,8 +17519,8 @@ export interface operations {
                                 name: string;
                             } | null;
                             miles: number | null;
-                            /** @description The IANA zone of the place it began (else ended); null when neither place is known */
-                            timeZone: string | null;
+                            /** @description The IANA zone its times are read in: of the place it began (else ended; else the organization’s home terminal zone) */
+                            timeZone: string;
                             /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                             source: string;
                             /** @description The id the reporting system or the vendor gave it */
@@ -17903,8 +17903,8 @@ export interface operations {
                             name: string;
                         } | null;
                         miles: number | null;
-                        /** @description The IANA zone of the place it began (else ended); null when neither place is known */
-                        timeZone: string | null;
+                        /** @description The IANA zone its times are read in: of the place it began (else ended; else the organization’s home terminal zone) */
+                        timeZone: string;
                         /** @description API (reported through this API) or the ELD vendor it was synced from (samsara, motive) */
                         source: string;
                         /** @description The id the reporting system or the vendor gave it */

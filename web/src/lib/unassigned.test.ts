@@ -16,7 +16,7 @@ import {
   UNASSIGNED_STATUSES,
   unassignedHref,
 } from './unassigned';
-import { segmentWhen, segmentZone } from './unassigned-when';
+import { segmentWhen } from './unassigned-when';
 
 const DALLAS = { latitude: 32.78, longitude: -96.8, name: 'near Dallas, TX' };
 const DENVER = { latitude: 39.74, longitude: -104.99, name: 'near Denver, CO' };
@@ -51,12 +51,10 @@ describe('unassigned driving in words', () => {
     expect([...flagsByVehicle(vehicles).keys()].sort()).toEqual(['veh_a', 'veh_c', 'veh_d']);
   });
 
-  it('writes when in the zone of the start place, else the end place, else UTC', () => {
+  it('writes when in the zone the API gives the segment, with its abbreviation', () => {
     const times = { start: '2026-11-10T14:00:00.000Z', end: '2026-11-10T14:45:00.000Z' };
-    expect(segmentWhen({ ...times, startLocation: DALLAS, endLocation: DENVER })).toBe('Tue, Nov 10, 08:00–08:45 CST');
-    expect(segmentZone({ startLocation: null, endLocation: DENVER })).toBe('America/Denver');
-    expect(segmentWhen({ ...times, startLocation: null, endLocation: DENVER })).toBe('Tue, Nov 10, 07:00–07:45 MST');
-    expect(segmentWhen({ ...times, startLocation: null, endLocation: null })).toBe('Tue, Nov 10, 14:00–14:45 UTC');
+    expect(segmentWhen({ ...times, timeZone: 'America/Chicago' })).toBe('Tue, Nov 10, 08:00–08:45 CST');
+    expect(segmentWhen({ ...times, timeZone: 'America/Denver' })).toBe('Tue, Nov 10, 07:00–07:45 MST');
   });
 
   it('writes places, miles and what can be done in words', () => {

@@ -16,7 +16,7 @@ import {
   problemText,
   type UnassignedSegment,
 } from '../../lib/unassigned';
-import { segmentWhen, segmentZone } from '../../lib/unassigned-when';
+import { segmentWhen } from '../../lib/unassigned-when';
 
 type AssignAnswer = Ok<'/api/v1/unassigned-driving/{unassignedId}/assign', 'post'>;
 
@@ -34,7 +34,7 @@ function Problem({ error, segment }: { error: unknown; segment: UnassignedSegmen
   if (!error) return null;
   return (
     <div className="banner banner-error" role="alert">
-      {problemText(error, segmentZone(segment))}
+      {problemText(error, segment.timeZone)}
     </div>
   );
 }

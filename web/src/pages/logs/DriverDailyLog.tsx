@@ -6,6 +6,7 @@
  * correction". Live: a request answered or a day certified on the driver's phone shows at once.
  */
 import { useCallback, useEffect, useState } from 'react';
+import { useSearchParams } from 'wouter';
 import { api, unwrap, type Ok } from '../../api/client';
 import { useRealtime } from '../../api/realtime';
 import { useMe, useRoleAtLeast } from '../../api/session';
@@ -44,13 +45,18 @@ export function DriverDailyLog({ driver }: { driver: Driver }) {
 
   // Without a date the API answers today and the days before: today's date on the home terminal's clocks.
   const logs = useApi(() => unwrap(api.GET('/api/v1/drivers/{driverId}/logs', { params: { path: { driverId }, query: date ? { from: date, to: date } : {} } })), [driverId, date, tick]);
+  // `?logDate=YYYY-MM-DD` (the Compliance page's links to a day) opens that day, not today.
+  const [params] = useSearchParams();
+  const wanted = params.get('logDate');
   useEffect(() => {
     const first = logs.data?.data[0];
     if (!date && first) {
       setToday(first.date);
-      setDate(first.date);
+      const asked = wanted !== null && /^\d{4}-\d{2}-\d{2}$/.test(wanted) && wanted <= first.date;
+      setDate(asked ? wanted : first.date);
+      if (asked) document.getElementById('daily-log-title')?.scrollIntoView({ block: 'start' });
     }
-  }, [date, logs.data]);
+  }, [date, logs.data, wanted]);
   const day = date ? logs.data?.data.find((d) => d.date === date) : undefined;
   const zone = day?.timeZone ?? logs.data?.timeZone ?? 'UTC';
 
