@@ -13,6 +13,8 @@ export interface DutyEvent {
   note: string | null;
   source: string;
   createdBy: string | null;
+  /** The name of the user who made it (when read with it: the duty-status list). */
+  createdByName?: string | null;
   createdAt: string;
   /** ELD specification §7.23: ACTIVE, or why it is not (changed, a change requested, a change rejected). */
   recordStatus: RecordStatus;
@@ -37,6 +39,7 @@ function toEvent(r: Record<string, unknown>): DutyEvent {
     note: (r.note as string | null) ?? null,
     source: r.source as string,
     createdBy: (r.created_by as string | null) ?? null,
+    ...(r.created_by_name !== undefined ? { createdByName: (r.created_by_name as string | null) ?? null } : {}),
     createdAt: iso(r.created_at),
     recordStatus: r.record_status as RecordStatus,
     origin: r.origin as RecordOrigin,
@@ -112,8 +115,10 @@ export async function dutyEventsOfDrivers(tx: Tx, tenantId: string, driverIds: r
 /** The ACTIVE records starting in [from, to), newest first; with `history`, the inactive ones too (each record's history kept: 395.30(c)). */
 export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string, from: Date, to: Date, limit: number, history = false): Promise<DutyEvent[]> {
   const { rows } = await tx.query(
-    `SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND started_at >= $3 AND started_at < $4 ${history ? '' : "AND record_status = 'ACTIVE'"}
-      ORDER BY started_at DESC, sequence DESC LIMIT ${limit}`,
+    `SELECT e.*, u.first_name || ' ' || u.last_name AS created_by_name
+       FROM duty_status_events e LEFT JOIN users u ON u.tenant_id = e.tenant_id AND u.id = e.created_by
+      WHERE e.tenant_id = $1 AND e.driver_id = $2 AND e.started_at >= $3 AND e.started_at < $4 ${history ? '' : "AND e.record_status = 'ACTIVE'"}
+      ORDER BY e.started_at DESC, e.sequence DESC LIMIT ${limit}`,
     [tenantId, driverId, from, to],
   );
   return rows.map(toEvent);

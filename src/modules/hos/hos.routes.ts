@@ -50,6 +50,7 @@ const DutyEventSchema = Type.Object({
   note: Type.Union([Type.String(), Type.Null()]),
   source: Type.String(),
   createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdByName: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Who made it, by name (in the duty-status list); null for a record an ELD integration stored' })),
   createdAt: Timestamp,
   recordStatus: Type.Union(['ACTIVE', 'INACTIVE_CHANGED', 'INACTIVE_CHANGE_REQUESTED', 'INACTIVE_CHANGE_REJECTED'].map((s) => Type.Literal(s)), {
     description: 'ELD specification §7.23: ACTIVE (1), INACTIVE_CHANGED (2: replaced by a correction), INACTIVE_CHANGE_REQUESTED (3: proposed by someone else, waiting for the driver), INACTIVE_CHANGE_REJECTED (4)',

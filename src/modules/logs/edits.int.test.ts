@@ -20,6 +20,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 interface Edit {
   id: string;
   status: string;
+  requestedByName?: string | null;
+  decidedByName?: string | null;
   origin: string;
   dates: string[];
   before: Array<{ date: string; totals: Record<string, number> }>;
@@ -76,7 +78,7 @@ describe.each(DB_KINDS)('corrections of a record of duty status (%s)', (kind) =>
     expect(before.currentHoursDriven).toBeCloseTo(11.5, 5);
     const dayBefore = await day(lena.id, '2026-11-02');
     const edit = await ok<Edit>('POST', `/api/v1/drivers/${lena.id}/log-edits`, dispatcher.auth, correction());
-    expect(edit).toMatchObject({ status: 'PENDING', origin: 'OTHER_USER', dates: ['2026-11-02'] });
+    expect(edit).toMatchObject({ status: 'PENDING', origin: 'OTHER_USER', dates: ['2026-11-02'], requestedByName: 'Test DISPATCHER', decidedByName: null });
     expect(edit.before[0]!.totals.ON_DUTY_DRIVING).toBe(11.5);
     expect(edit.after[0]!.totals).toMatchObject({ ON_DUTY_DRIVING: 9, ON_DUTY_NOT_DRIVING: 3 });
     // Nothing changed: clocks, the day's totals; the day counts one request waiting.
@@ -130,7 +132,7 @@ describe.each(DB_KINDS)('corrections of a record of duty status (%s)', (kind) =>
     expect((await hosAlerts()).find((a) => a.type === 'HOS_VIOLATION')?.status).toBe('ACTIVE');
     clock.advance(60_000);
     const accepted = await ok<Edit>('POST', `/api/v1/log-edits/${edit.id}/accept`, lena.auth, {});
-    expect(accepted.status).toBe('ACCEPTED');
+    expect(accepted).toMatchObject({ status: 'ACCEPTED', requestedByName: 'Test DISPATCHER', decidedByName: 'Test DRIVER' });
     // The route is due at once: the next pass resolves the violation the corrected log no longer shows.
     await monitoring.runOnce(clock.now());
     expect((await hosAlerts()).find((a) => a.type === 'HOS_VIOLATION')?.status).toBe('RESOLVED');
@@ -190,6 +192,8 @@ describe.each(DB_KINDS)('corrections of a record of duty status (%s)', (kind) =>
     });
     expect(shorten.statusCode).toBe(400);
     expect(shorten.json().details[0].message).toMatch(/automatically recorded driving time cannot be shortened or changed/);
+    // The times in the home terminal's words (T0 + 2 h is 08:00 CST).
+    expect(shorten.json().details[0].message).toMatch(/recorded automatically from Mon, Nov 2, 08:00 CST to Mon, Nov 2, 11:00 CST/);
     // The time around it can be corrected.
     const around = await call('POST', `/api/v1/drivers/${bruno.id}/log-edits`, bruno.auth, {
       from: iso(T0 + 1 * H),

@@ -15,6 +15,7 @@ import { addDays, daysBetween, historyStart, isLogDate, logDateOf, type LogRecor
 import type { DutyStatus } from '../../domain/hos/index.js';
 import { forbidden, invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { clockAt } from '../../domain/words.js';
 import { iso } from '../../lib/rows.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
@@ -43,8 +44,10 @@ export interface EditAnswer {
   entries: Array<{ status: string; at: string; latitude: number | null; longitude: number | null; note: string | null }>;
   annotation: string;
   requestedBy: string | null;
+  requestedByName: string | null;
   requestedAt: string;
   decidedBy: string | null;
+  decidedByName: string | null;
   decidedAt: string | null;
   decisionAnnotation: string | null;
   dates: string[];
@@ -71,6 +74,8 @@ interface EditRow {
   days_before: unknown;
   days_after: unknown;
   unassigned_id: string | null;
+  requested_by_name?: string | null;
+  decided_by_name?: string | null;
 }
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
@@ -101,13 +106,13 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
   }
 
   /** 400 unless the correction leaves automatically recorded driving as it was. */
-  function checkAutomatic(active: readonly LogRecord[], c: Correction, now: number): void {
+  function checkAutomatic(active: readonly LogRecord[], c: Correction, now: number, zone: string): void {
     const touched = touchedAutomaticDriving(active, c, now);
     if (touched) {
       throw invalid('Automatically recorded driving cannot be changed', [
         {
           field: 'body.from',
-          message: `the correction overlaps driving the ELD recorded automatically from ${new Date(touched.start).toISOString()} to ${new Date(touched.end).toISOString()}: ELD specification (49 CFR Part 395 Subpart B, Appendix A) §4.3.2.8.2 — automatically recorded driving time cannot be shortened or changed to another duty status; correct the time around it`,
+          message: `the correction overlaps driving the ELD recorded automatically from ${clockAt(touched.start, zone)} to ${clockAt(touched.end, zone)}: ELD specification (49 CFR Part 395 Subpart B, Appendix A) §4.3.2.8.2 — automatically recorded driving time cannot be shortened or changed to another duty status; correct the time around it`,
         },
       ]);
     }
@@ -153,6 +158,10 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
   }
 
   async function answer(tx: Tx, ctx: TenantContext, row: EditRow, now: number): Promise<EditAnswer> {
+    const ids = [row.requested_by, row.decided_by].filter((x): x is string => x !== null);
+    const names = new Map(
+      ids.length === 0 ? [] : (await tx.query<{ id: string; name: string }>(`SELECT id, first_name || ' ' || last_name AS name FROM users WHERE tenant_id = $1 AND id = ANY($2::text[])`, [ctx.tenantId, ids])).rows.map((u) => [u.id, u.name] as const),
+    );
     let before = row.days_before === null ? null : json<DayAnswer[]>(row.days_before);
     let after = row.days_after === null ? null : json<DayAnswer[]>(row.days_after);
     if (before === null || after === null) {
@@ -172,8 +181,10 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
       entries: json<EditAnswer['entries']>(row.entries),
       annotation: row.annotation,
       requestedBy: row.requested_by,
+      requestedByName: names.get(row.requested_by ?? '') ?? null,
       requestedAt: iso(row.requested_at),
       decidedBy: row.decided_by,
+      decidedByName: names.get(row.decided_by ?? '') ?? null,
       decidedAt: row.decided_at === null ? null : iso(row.decided_at),
       decisionAnnotation: row.decision_annotation,
       dates: row.dates,
@@ -210,7 +221,7 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
     const own = isDriversOwn(ctx, driver);
     const origin = assumed ? 'UNIDENTIFIED_ASSUMED' : own ? 'DRIVER' : 'OTHER_USER';
     const x = await beforeAfter(tx, ctx, driver, c, origin, annotation, now.getTime());
-    checkAutomatic(x.active, c, now.getTime());
+    checkAutomatic(x.active, c, now.getTime(), x.settings.zone);
     const id = newId('logEdit');
     const entries = c.entries.map((e) => ({ status: e.status, at: new Date(e.at).toISOString(), latitude: e.latitude ?? null, longitude: e.longitude ?? null, note: e.note ?? null }));
     const { rows } = await tx.query<EditRow>(
@@ -264,7 +275,7 @@ export function editsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 
         const c = correctionOf(row);
         const x = await beforeAfter(tx, ctx, driver, c, row.origin, row.annotation, now.getTime());
         if (decision === 'accept') {
-          checkAutomatic(x.active, c, now.getTime());
+          checkAutomatic(x.active, c, now.getTime(), x.settings.zone);
           await apply(tx, ctx, driver, editId, c, row.origin, row.annotation, x.active, now);
         } else {
           await tx.query(

@@ -4415,6 +4415,8 @@ export interface operations {
                             note: string | null;
                             source: string;
                             createdBy: string | null;
+                            /** @description Who made it, by name (in the duty-status list); null for a record an ELD integration stored */
+                            createdByName?: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** @description ELD specification §7.23: ACTIVE (1), INACTIVE_CHANGED (2: replaced by a correction), INACTIVE_CHANGE_REQUESTED (3: proposed by someone else, waiting for the driver), INACTIVE_CHANGE_REJECTED (4) */
@@ -4586,6 +4588,8 @@ export interface operations {
                             note: string | null;
                             source: string;
                             createdBy: string | null;
+                            /** @description Who made it, by name (in the duty-status list); null for a record an ELD integration stored */
+                            createdByName?: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** @description ELD specification §7.23: ACTIVE (1), INACTIVE_CHANGED (2: replaced by a correction), INACTIVE_CHANGE_REQUESTED (3: proposed by someone else, waiting for the driver), INACTIVE_CHANGE_REJECTED (4) */
@@ -14692,9 +14696,13 @@ export interface operations {
                         }[];
                         annotation: string;
                         requestedBy: string | null;
+                        /** @description Who asked for it (or made it), by name */
+                        requestedByName: string | null;
                         /** Format: date-time */
                         requestedAt: string;
                         decidedBy: string | null;
+                        /** @description Who accepted, rejected or cancelled it, by name */
+                        decidedByName: string | null;
                         decidedAt: string | null;
                         decisionAnnotation: string | null;
                         /** @description The days it touches */
@@ -15030,9 +15038,13 @@ export interface operations {
                             }[];
                             annotation: string;
                             requestedBy: string | null;
+                            /** @description Who asked for it (or made it), by name */
+                            requestedByName: string | null;
                             /** Format: date-time */
                             requestedAt: string;
                             decidedBy: string | null;
+                            /** @description Who accepted, rejected or cancelled it, by name */
+                            decidedByName: string | null;
                             decidedAt: string | null;
                             decisionAnnotation: string | null;
                             /** @description The days it touches */
@@ -15346,9 +15358,13 @@ export interface operations {
                         }[];
                         annotation: string;
                         requestedBy: string | null;
+                        /** @description Who asked for it (or made it), by name */
+                        requestedByName: string | null;
                         /** Format: date-time */
                         requestedAt: string;
                         decidedBy: string | null;
+                        /** @description Who accepted, rejected or cancelled it, by name */
+                        decidedByName: string | null;
                         decidedAt: string | null;
                         decisionAnnotation: string | null;
                         /** @description The days it touches */
@@ -15687,9 +15703,13 @@ export interface operations {
                         }[];
                         annotation: string;
                         requestedBy: string | null;
+                        /** @description Who asked for it (or made it), by name */
+                        requestedByName: string | null;
                         /** Format: date-time */
                         requestedAt: string;
                         decidedBy: string | null;
+                        /** @description Who accepted, rejected or cancelled it, by name */
+                        decidedByName: string | null;
                         decidedAt: string | null;
                         decisionAnnotation: string | null;
                         /** @description The days it touches */
@@ -16028,9 +16048,13 @@ export interface operations {
                         }[];
                         annotation: string;
                         requestedBy: string | null;
+                        /** @description Who asked for it (or made it), by name */
+                        requestedByName: string | null;
                         /** Format: date-time */
                         requestedAt: string;
                         decidedBy: string | null;
+                        /** @description Who accepted, rejected or cancelled it, by name */
+                        decidedByName: string | null;
                         decidedAt: string | null;
                         decisionAnnotation: string | null;
                         /** @description The days it touches */
@@ -16362,9 +16386,13 @@ export interface operations {
                         }[];
                         annotation: string;
                         requestedBy: string | null;
+                        /** @description Who asked for it (or made it), by name */
+                        requestedByName: string | null;
                         /** Format: date-time */
                         requestedAt: string;
                         decidedBy: string | null;
+                        /** @description Who accepted, rejected or cancelled it, by name */
+                        decidedByName: string | null;
                         decidedAt: string | null;
                         decisionAnnotation: string | null;
                         /** @description The days it touches */
@@ -17560,9 +17588,13 @@ export interface operations {
                             }[];
                             annotation: string;
                             requestedBy: string | null;
+                            /** @description Who asked for it (or made it), by name */
+                            requestedByName: string | null;
                             /** Format: date-time */
                             requestedAt: string;
                             decidedBy: string | null;
+                            /** @description Who accepted, rejected or cancelled it, by name */
+                            decidedByName: string | null;
                             decidedAt: string | null;
                             decisionAnnotation: string | null;
                             /** @description The days it touches */

@@ -62,6 +62,7 @@ describe('a daily log in words', () => {
     expect(recordStatusText('ACTIVE')).toBe('In the log');
     const who = { myUserId: 'usr_me', driverUserId: 'usr_drv', driverName: 'Dana Driver' };
     expect([actorText('usr_me', who), actorText('usr_drv', who), actorText('usr_x', who), actorText(null, who)]).toEqual(['You', 'Dana Driver', 'Another user', 'An API key or the system']);
+    expect([actorText('usr_x', who, 'Dee Dispatcher'), actorText('usr_me', who, 'Me Myself')]).toEqual(['Dee Dispatcher', 'You']);
     expect(entriesText([{ status: 'OFF_DUTY', at: '2026-03-04T01:00:00Z' }, { status: 'SLEEPER_BERTH', at: '2026-03-04T03:00:00Z' }], 'America/Denver')).toBe('Off duty from 18:00 MST; Sleeper berth from 20:00 MST');
   });
 

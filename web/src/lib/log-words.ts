@@ -112,10 +112,11 @@ export function recordStatusText(recordStatus: string, editStatus?: string | nul
   return label('recordStatus', recordStatus);
 }
 
-/** Who did something: "You", the driver by name, or "Another user" (the API gives a user's id only). */
-export function actorText(userId: string | null | undefined, who: { myUserId: string; driverUserId: string | null; driverName: string }): string {
+/** Who did something: "You", else their name (as the API gives it), the driver by name, or "Another user". */
+export function actorText(userId: string | null | undefined, who: { myUserId: string; driverUserId: string | null; driverName: string }, name?: string | null): string {
   if (!userId) return 'An API key or the system';
   if (userId === who.myUserId) return 'You';
+  if (name) return name;
   if (userId === who.driverUserId) return who.driverName;
   return 'Another user';
 }

@@ -79,7 +79,7 @@ export function DriverLogsSection({ driverId, myUserId, data, reload }: { driver
                 {pending.length === 1 ? 'A correction waits' : `${pending.length} corrections wait`} for your answer
               </h3>
               {pending.map((edit) => (
-                <CorrectionRequest key={edit.id} edit={edit} timeZone={zone} requester={edit.requestedBy === myUserId ? 'You' : 'Your carrier'} headingLevel={4}>
+                <CorrectionRequest key={edit.id} edit={edit} timeZone={zone} requester={edit.requestedBy === myUserId ? 'You' : (edit.requestedByName ?? 'Your carrier')} headingLevel={4}>
                   <Button variant="primary" className="driver-big" onClick={() => ask({ kind: 'accept', edit })}>
                     Accept
                   </Button>

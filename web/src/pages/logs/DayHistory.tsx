@@ -35,7 +35,7 @@ export function DayHistory({ records, timeZone, who, editStatus }: { records: re
               <td>{recordStatusText(r.recordStatus, editStatus(r.editId))}</td>
               <td>
                 {label('recordOrigin', r.origin)}
-                {r.origin === 'AUTOMATIC' ? '' : ` (${actorText(r.createdBy, who)})`}, {inZone(r.createdAt, timeZone)}
+                {r.origin === 'AUTOMATIC' ? '' : ` (${actorText(r.createdBy, who, r.createdByName)})`}, {inZone(r.createdAt, timeZone)}
               </td>
               <td>{[r.note && `Note: “${r.note}”`, r.annotation && `Annotation: “${r.annotation}”`].filter(Boolean).join(' · ') || '—'}</td>
             </tr>

@@ -164,7 +164,7 @@ export function DriverDailyLog({ driver }: { driver: Driver }) {
               <p className="muted">None for this day.</p>
             ) : (
               pending.map((edit) => (
-                <CorrectionRequest key={edit.id} edit={edit} timeZone={zone} requester={actorText(edit.requestedBy, who)} headingLevel={4}>
+                <CorrectionRequest key={edit.id} edit={edit} timeZone={zone} requester={actorText(edit.requestedBy, who, edit.requestedByName)} headingLevel={4}>
                   {canEdit && (
                     <Button variant="danger" busy={busy === `cancel-${edit.id}`} onClick={() => void cancel(edit)}>
                       Cancel request
