@@ -17,6 +17,7 @@
  */
 import { benchFanout, benchWebhooks, printFanout, printWebhooks } from './events.js';
 import { benchDispatch, printDispatch } from './dispatch.js';
+import { benchLogs, printLogs } from './logs.js';
 import { benchMonitoring, printMonitoring } from './monitoring.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -46,7 +47,7 @@ const MEMORY_SECONDS = intEnv('BENCH_MEMORY_SECONDS', 60, 0, 3600);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 /** What to run besides the HTTP rows (all by default): BENCH_SECTIONS=monitoring,… */
-const SECTIONS = (process.env.BENCH_SECTIONS ?? 'monitoring,events,dispatch').split(',').map((x) => x.trim());
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'monitoring,events,dispatch,logs').split(',').map((x) => x.trim());
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 
 const PAGE_PATH = '/api/v1/drivers?page=1&pageSize=20';
@@ -571,7 +572,7 @@ async function main(): Promise<void> {
 
   // The whole run is bounded: each phase has its own time-outs, and this is the backstop.
   const perRun = WARMUP + DURATION + 20;
-  const budgetS = 420 + dbs.length * (400 + MEMORY_SECONDS + 30 + ROUNDS * 8 * perRun) + (SECTIONS.includes('monitoring') ? 300 : 0) + (SECTIONS.includes('events') ? 300 + dbs.length * 300 : 0) + (SECTIONS.includes('dispatch') ? dbs.length * 240 : 0);
+  const budgetS = 420 + dbs.length * (400 + MEMORY_SECONDS + 30 + ROUNDS * 8 * perRun) + (SECTIONS.includes('monitoring') ? 300 : 0) + (SECTIONS.includes('events') ? 300 + dbs.length * 300 : 0) + (SECTIONS.includes('dispatch') ? dbs.length * 240 : 0) + (SECTIONS.includes('logs') ? dbs.length * (300 + ROUNDS * 300) : 0);
   const watchdog = setTimeout(() => void abort(3, `exceeded its time budget (${budgetS} s)`), budgetS * 1000);
   watchdog.unref();
 
@@ -633,6 +634,8 @@ async function main(): Promise<void> {
     if (SECTIONS.includes('dispatch')) {
       for (const db of dbs) ok = printDispatch(db.key === 'pglite' ? await benchDispatch('pglite') : await benchDispatch('postgres', PG_URL!)) && ok;
     }
+    // Daily logs (issue 27): 184 days of one driver, one day of 1,000 drivers, the compliance report (each database).
+    if (SECTIONS.includes('logs')) for (const db of dbs) ok = printLogs(await benchLogs(buildDir, runDir, db.key, PG_URL)) && ok;
   } finally {
     clearTimeout(watchdog);
     await cleanup();
