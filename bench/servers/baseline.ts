@@ -15,7 +15,9 @@
  *      and app.tenant_id, in the same round trip as BEGIN on PostgreSQL), so row-level security applies;
  *   3. the statement(s) of the request:
  *      - GET  /api/v1/drivers: the page query with its window count, as src/db/sql.ts selectPage and
- *        listDrivers build it for page=1&pageSize=20, columns aliased to the API's names;
+ *        listDrivers build it for page=1&pageSize=20, columns aliased to the API's names, and in the same
+ *        statement what each driver's live hours are computed from (the app's currentHoursOf reads), then
+ *        the hours computed by the same pure code (hosNow);
  *      - POST /api/v1/drivers: the app's INSERT (a new drv_ id, status ACTIVE, created_at = updated_at
  *        = now) RETURNING the full record under the API's names, answered with 201;
  *   4. the same JSON body as the app (the harness checks it before measuring).
@@ -37,7 +39,14 @@ import pg from 'pg';
 import { openPglite } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Database, Tx } from '../../src/db/types.js';
+import { hosNow } from '../../src/domain/hos/current.js';
+import { timelineFromLog } from '../../src/domain/hos/snapshot.js';
+import type { DutyStatus } from '../../src/domain/hos/types.js';
 import { newId } from '../../src/lib/ids.js';
+import { ELD_CLOCKS_MAX_AGE_MS } from '../../src/domain/hos/eld-clocks.js';
+import { toEldClocks } from '../../src/modules/hos/eld-clocks.repository.js';
+import { ruleSetOf, type StoredHosSettings } from '../../src/modules/hos/hos.repository.js';
+import { clockSourceOf, disagreementOf, eldReport, HISTORY_DAYS } from '../../src/modules/hos/hos.service.js';
 import type { BenchSeed } from './seed-file.js';
 import { listenAndServe } from './serve.js';
 
@@ -127,13 +136,45 @@ if (url && /^postgres(ql)?:\/\//.test(url)) {
 // ---------------------------------------------------------------------------------------------
 // The routes
 
-const PAGE_SQL = `SELECT id, first_name AS "firstName", last_name AS "lastName", license_number AS "licenseNumber",
-       license_state AS "licenseState", truck_number AS "truckNumber", status,
-       current_hours_driven AS "currentHoursDriven", current_on_duty_time AS "currentOnDutyTime",
-       count(*) OVER () AS total
-  FROM drivers WHERE tenant_id = $1
- ORDER BY last_name, first_name, id
- LIMIT 20 OFFSET 0`;
+// The page of drivers and, per driver on it, what their live hours are computed from (as the app's
+// currentHoursOf reads it: the ACTIVE log since HISTORY_DAYS ago with the record in force then, the ELD's
+// recent clocks, whether they drive an ACTIVE team route, the tenant's rule set) — in one statement.
+const PAGE_SQL = `WITH page AS (
+  SELECT id, first_name AS "firstName", last_name AS "lastName", license_number AS "licenseNumber",
+         license_state AS "licenseState", truck_number AS "truckNumber", status, count(*) OVER () AS total
+    FROM drivers WHERE tenant_id = $1
+   ORDER BY last_name, first_name, id
+   LIMIT 20 OFFSET 0)
+SELECT p.*,
+       (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos,
+       (SELECT json_agg(json_build_array(e.status, e.started_at) ORDER BY e.started_at, e.created_at) FROM duty_status_events e
+         WHERE e.tenant_id = $1 AND e.driver_id = p.id AND e.record_status = 'ACTIVE'
+           AND (e.started_at >= $2 OR e.started_at = (SELECT max(x.started_at) FROM duty_status_events x WHERE x.tenant_id = $1 AND x.driver_id = p.id AND x.record_status = 'ACTIVE' AND x.started_at < $2))) AS events,
+       (SELECT row_to_json(c) FROM driver_eld_clocks c WHERE c.tenant_id = $1 AND c.driver_id = p.id AND c.synced_at > $3) AS eld,
+       EXISTS (SELECT 1 FROM route_plans r WHERE r.tenant_id = $1 AND r.status = 'ACTIVE' AND r.co_driver_id IS NOT NULL AND (r.driver_id = p.id OR r.co_driver_id = p.id)) AS team
+  FROM page p ORDER BY p."lastName", p."firstName", p.id`;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** A page row → the app's list item: the driver, and the live hours the same pure code computes. */
+function listItem(r: Record<string, unknown>, now: number) {
+  const { total: _total, hos, events, eld, team, ...driver } = r;
+  const since = now - HISTORY_DAYS * 24 * 3_600_000;
+  const log = ((events ?? []) as Array<[DutyStatus, string]>).map(([status, at]) => ({ status, at: Date.parse(at) }));
+  const rules = ruleSetOf(hos as StoredHosSettings | null);
+  const h = hosNow(timelineFromLog(log, since, now), team ? { ...rules, options: { ...rules.options, teamDriving: true } } : rules, now, eld ? eldReport(toEldClocks(eld as Record<string, unknown>)) : null);
+  const c = h.clocks;
+  return {
+    ...driver,
+    currentHoursDriven: round2(c.hoursDriven),
+    currentOnDutyTime: round2(c.onDutyHours),
+    driveTimeRemaining: round2(c.driveRemaining),
+    dutyTimeRemaining: round2(c.windowRemaining),
+    currentDutyStatus: c.dutyStatus,
+    clockSource: clockSourceOf(h),
+    disagreement: disagreementOf(h),
+  };
+}
 
 const INSERT_SQL = `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, truck_number, phone_number, email, external_id, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'ACTIVE', $11, $11)
@@ -160,9 +201,10 @@ const app = Fastify({ logger: false });
 app.get('/api/v1/drivers', async (request, reply) => {
   const tenantId = await tenantOf(request);
   if (tenantId === undefined) return unauthorized(reply);
-  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(PAGE_SQL, [tenantId]));
+  const now = Date.now();
+  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(PAGE_SQL, [tenantId, new Date(now - HISTORY_DAYS * 24 * 3_600_000), new Date(now - ELD_CLOCKS_MAX_AGE_MS)]));
   const total = rows.length > 0 ? Number(rows[0]!.total) : 0;
-  return { data: rows.map(({ total: _, ...driver }) => driver), total, page: 1, pageSize: 20 };
+  return { data: rows.map((r) => listItem(r, now)), total, page: 1, pageSize: 20 };
 });
 
 app.post('/api/v1/drivers', async (request, reply) => {

@@ -7,16 +7,15 @@
 import type { Deps } from '../../deps.js';
 import { haversineMiles } from '../../domain/geo/index.js';
 import { statusAt } from '../../domain/logs/corrections.js';
-import { addDays, daysBetween, isLogDate, logDateOf, periodOf, historyStart } from '../../domain/logs/daily-log.js';
+import { addDays, daysBetween, isLogDate, logDateOf, periodOf, type LogRecord } from '../../domain/logs/daily-log.js';
 import type { Tx } from '../../db/types.js';
 import { invalid } from '../../lib/errors.js';
 import { iso } from '../../lib/rows.js';
 import type { TenantContext } from '../../plugins/context.js';
-import { findDriver } from '../drivers/drivers.repository.js';
-import { ruleSetOf } from '../hos/hos.repository.js';
+import { toDriver } from '../drivers/drivers.repository.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
-import { activeRecords, positionsOf } from './logs.repository.js';
-import { logSettingsOf, logsService } from './logs.service.js';
+import type { LogPosition } from './logs.repository.js';
+import { buildDays, driverLogSettings, logDataOf, organizationLogSettings } from './logs.service.js';
 import { unassignedFlags } from './unassigned.service.js';
 
 /** Consecutive positions this far apart (great circle) with no driving logged between them count as driving not in the log. */
@@ -56,9 +55,31 @@ async function unassignedByVehicle(tx: Tx, tenantId: string, start: Date, end: D
   return [...by.values()];
 }
 
+/**
+ * Driving not in the log: the truck moved (a mile or more between two positions of the same route, both
+ * in [start, end)) while the log says the driver did not drive; consecutive stretches of a day joined.
+ */
+export function drivingNotInLog(records: readonly LogRecord[], positions: readonly LogPosition[], settings: { zone: string; periodStartTime: string }, start: number, end: number): DrivingNotInLog[] {
+  const out: DrivingNotInLog[] = [];
+  const inRange = positions.filter((p) => p.at >= start && p.at < end);
+  for (let i = 1; i < inRange.length; i++) {
+    const a = inRange[i - 1]!;
+    const b = inRange[i]!;
+    if (a.routeId !== b.routeId) continue;
+    const miles = haversineMiles(a, b);
+    if (miles < MOVING_MILES || statusAt(records, (a.at + b.at) / 2) === 'ON_DUTY_DRIVING') continue;
+    const date = logDateOf(a.at, settings.zone, settings.periodStartTime);
+    const last = out[out.length - 1];
+    if (last && last.date === date && last.end === new Date(a.at).toISOString()) {
+      last.end = new Date(b.at).toISOString();
+      last.miles = Math.round((last.miles + miles) * 10) / 10;
+    } else out.push({ date, start: new Date(a.at).toISOString(), end: new Date(b.at).toISOString(), miles: Math.round(miles * 10) / 10 });
+  }
+  return out;
+}
+
 export function complianceService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'nameNear'>) {
   const { db, clock } = deps;
-  const logs = logsService(deps, ports);
   return {
     async summary(ctx: TenantContext, q: { from?: string; to?: string; page: number; pageSize: number }) {
       const now = clock.now();
@@ -67,50 +88,38 @@ export function complianceService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
         if (v !== undefined && !isLogDate(v)) throw invalid('Validation failed', [{ field: `querystring.${key}`, message: 'must be a date, YYYY-MM-DD' }]);
       }
       return db.tenant(ctx.tenantId, async (tx) => {
-        const { rows: ids } = await tx.query<{ id: string }>(
-          `SELECT id FROM drivers WHERE tenant_id = $1 ORDER BY last_name, first_name, id LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`,
+        // The page of drivers, and each kind of row for all of them at once (not per driver).
+        const { rows } = await tx.query<Record<string, unknown>>(
+          `SELECT *, count(*) OVER () AS total FROM drivers WHERE tenant_id = $1 ORDER BY last_name, first_name, id LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`,
           [ctx.tenantId],
         );
-        const total = Number((await tx.query<{ n: string }>('SELECT count(*) AS n FROM drivers WHERE tenant_id = $1', [ctx.tenantId])).rows[0]!.n);
-        const data = [];
-        let range: { from: string; to: string; start: number; end: number } | null = null;
-        for (const { id } of ids) {
-          const driver = (await findDriver(tx, ctx.tenantId, id))!;
-          const settings = await logSettingsOf(tx, ctx.tenantId, driver, ports);
+        const total = rows[0] ? Number(rows[0].total) : Number((await tx.query<{ n: string }>('SELECT count(*) AS n FROM drivers WHERE tenant_id = $1', [ctx.tenantId])).rows[0]!.n);
+        const org = await organizationLogSettings(tx, ctx.tenantId, ports);
+        const page = rows.map((r) => {
+          const driver = toDriver(r);
+          const settings = driverLogSettings(org, driver);
           const today = logDateOf(now.getTime(), settings.zone, settings.periodStartTime);
           const to = q.to ?? today;
           const from = q.from ?? addDays(to, -7);
           if (daysBetween(from, to) < 0) throw invalid('Validation failed', [{ field: 'querystring.from', message: 'must not be after to' }]);
           if (daysBetween(from, to) >= MAX_COMPLIANCE_DAYS) throw invalid('Validation failed', [{ field: 'querystring.to', message: `at most ${MAX_COMPLIANCE_DAYS} days at a time` }]);
-          range ??= { from, to, start: periodOf(from, settings.zone, settings.periodStartTime).start, end: periodOf(to, settings.zone, settings.periodStartTime).end };
           const dates: string[] = [];
           for (let d = to; daysBetween(from, d) >= 0; d = addDays(d, -1)) dates.push(d);
-          const days = await logs.dayAnswers(tx, ctx.tenantId, driver, settings, dates, now.getTime());
+          return { driver, settings, dates, from, to };
+        });
+        const loaded = await logDataOf(tx, ctx.tenantId, page);
+        const data = [];
+        let range: { from: string; to: string; start: number; end: number } | null = null;
+        for (const { driver, settings, dates, from, to } of page) {
+          range ??= { from, to, start: periodOf(from, settings.zone, settings.periodStartTime).start, end: periodOf(to, settings.zone, settings.periodStartTime).end };
+          const got = loaded.get(driver.id)!;
+          const days = buildDays(settings, dates, now.getTime(), got, null);
           const violations: Record<string, number> = {};
           for (const d of days) for (const v of d.violations) violations[v.type] = (violations[v.type] ?? 0) + 1;
           // A day with any record on it that has ended is certified by the driver (395.30(b)).
           const notCertified = days
             .filter((d) => Date.parse(d.periodEnd) <= now.getTime() && d.events.length > 0 && (!d.certification.certified || d.certification.recertificationRequired))
             .map((d) => d.date);
-          // Driving not in the log: the truck moved between two positions while the log says the driver did not drive.
-          const start = periodOf(from, settings.zone, settings.periodStartTime).start;
-          const end = periodOf(to, settings.zone, settings.periodStartTime).end;
-          const records = await activeRecords(tx, ctx.tenantId, driver.id, new Date(Math.min(start, historyStart(from, settings.zone, settings.periodStartTime, ruleSetOf(settings.hos)))));
-          const positions = await positionsOf(tx, ctx.tenantId, driver.id, new Date(start), new Date(end));
-          const notInLog: DrivingNotInLog[] = [];
-          for (let i = 1; i < positions.length; i++) {
-            const a = positions[i - 1]!;
-            const b = positions[i]!;
-            if (a.routeId !== b.routeId) continue;
-            const miles = haversineMiles(a, b);
-            if (miles < MOVING_MILES || statusAt(records, (a.at + b.at) / 2) === 'ON_DUTY_DRIVING') continue;
-            const date = logDateOf(a.at, settings.zone, settings.periodStartTime);
-            const last = notInLog[notInLog.length - 1];
-            if (last && last.date === date && last.end === new Date(a.at).toISOString()) {
-              last.end = new Date(b.at).toISOString();
-              last.miles = Math.round((last.miles + miles) * 10) / 10;
-            } else notInLog.push({ date, start: new Date(a.at).toISOString(), end: new Date(b.at).toISOString(), miles: Math.round(miles * 10) / 10 });
-          }
           data.push({
             driverId: driver.id,
             driverName: `${driver.firstName} ${driver.lastName}`,
@@ -120,7 +129,7 @@ export function complianceService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
             violationCount: Object.values(violations).reduce((x, y) => x + y, 0),
             daysNotCertified: notCertified,
             pendingEditRequests: days.reduce((n, d) => n + d.pendingEditRequests, 0),
-            drivingNotInLog: notInLog,
+            drivingNotInLog: drivingNotInLog(got.records, got.positions, settings, periodOf(from, settings.zone, settings.periodStartTime).start, periodOf(to, settings.zone, settings.periodStartTime).end),
           });
         }
         // Unassigned driving per vehicle over the same days (the first driver's periods; without drivers, the last 8 days).

@@ -11,7 +11,7 @@ import type { TenantContext } from '../../plugins/context.js';
 import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
 import { ruleSetOf, type StoredHosSettings } from '../hos/hos.repository.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
-import { activeRecords, certificationsOf, editsByDate, milesFromPositions, positionsOf } from './logs.repository.js';
+import { activeRecords, activeRecordsOfDrivers, certificationsOfDrivers, editsOfDrivers, milesPerPeriod, positionsOfDrivers, type Certification, type EditsByDate, type LogPosition } from './logs.repository.js';
 
 /** 395.8(k): six months of records are kept; the API hands out up to 184 days at a time (Samsara's edit horizon too). */
 export const MAX_LOG_DAYS = 184;
@@ -31,26 +31,125 @@ export async function logDriverFor(tx: Tx, ctx: TenantContext, driverId: string,
   return driver;
 }
 
+/** The organization's part of every driver's log settings: its stored HOS settings and the zone of its address. */
+export interface OrganizationLogSettings {
+  hos: StoredHosSettings;
+  addressZone: string | null;
+}
+
+export async function organizationLogSettings(tx: Tx, tenantId: string, ports: Pick<PlanningPorts, 'geocode'>): Promise<OrganizationLogSettings> {
+  const { rows } = await tx.query<{ hos: StoredHosSettings | null; address: string }>(
+    'SELECT s.hos, t.address FROM tenants t LEFT JOIN tenant_settings s ON s.tenant_id = t.id WHERE t.id = $1',
+    [tenantId],
+  );
+  const address = rows[0]?.address;
+  const found = address ? ports.geocode(address) : null;
+  return { hos: rows[0]?.hos ?? {}, addressZone: found?.kind === 'found' ? timeZoneAt(found.result) : null };
+}
+
 /**
  * The zone and start time of a driver's 24-hour periods: the driver's home terminal's zone, else the
  * organization's setting, else the zone of the organization's address, else America/Chicago. Without a
  * driver: the organization's.
  */
-export async function logSettingsOf(tx: Tx, tenantId: string, driver: DriverRecord | null, ports: Pick<PlanningPorts, 'geocode'>): Promise<LogSettings & { hos: StoredHosSettings }> {
-  const { rows } = await tx.query<{ hos: StoredHosSettings | null; address: string }>(
-    'SELECT s.hos, t.address FROM tenants t LEFT JOIN tenant_settings s ON s.tenant_id = t.id WHERE t.id = $1',
-    [tenantId],
-  );
-  const hos = rows[0]?.hos ?? {};
+export function driverLogSettings(org: OrganizationLogSettings, driver: DriverRecord | null): LogSettings & { hos: StoredHosSettings } {
+  const { hos } = org;
   const periodStartTime = hos.periodStartTime ?? '00:00';
   if (driver?.homeTerminal?.timeZone) return { zone: driver.homeTerminal.timeZone, periodStartTime, zoneSource: 'DRIVER_HOME_TERMINAL', hos };
   if (hos.homeTerminalTimeZone) return { zone: hos.homeTerminalTimeZone, periodStartTime, zoneSource: 'SETTINGS', hos };
-  const address = rows[0]?.address;
-  if (address) {
-    const found = ports.geocode(address);
-    if (found.kind === 'found') return { zone: timeZoneAt(found.result), periodStartTime, zoneSource: 'ORGANIZATION_ADDRESS', hos };
-  }
+  if (org.addressZone) return { zone: org.addressZone, periodStartTime, zoneSource: 'ORGANIZATION_ADDRESS', hos };
   return { zone: DEFAULT_ZONE, periodStartTime, zoneSource: 'DEFAULT', hos };
+}
+
+export async function logSettingsOf(tx: Tx, tenantId: string, driver: DriverRecord | null, ports: Pick<PlanningPorts, 'geocode'>): Promise<LogSettings & { hos: StoredHosSettings }> {
+  return driverLogSettings(await organizationLogSettings(tx, tenantId, ports), driver);
+}
+
+/** What a driver's daily logs are made of, read at once (logDataOf). */
+export interface LogData {
+  records: LogRecord[];
+  certifications: Map<string, Certification[]>;
+  edits: EditsByDate;
+  positions: LogPosition[];
+}
+
+/** What the days `dates` of each driver need, in one statement per kind of row for all of them. */
+export async function logDataOf(
+  tx: Tx,
+  tenantId: string,
+  drivers: ReadonlyArray<{ driver: DriverRecord; settings: LogSettings & { hos: StoredHosSettings }; dates: readonly string[] }>,
+  opts: { records?: boolean } = {},
+): Promise<Map<string, LogData>> {
+  const out = new Map<string, LogData>();
+  const withDays = drivers.filter((d) => d.dates.length > 0);
+  if (withDays.length === 0) return out;
+  const all = withDays.flatMap((d) => d.dates).sort();
+  const from = all[0]!;
+  const to = all[all.length - 1]!;
+  let since = Infinity;
+  let start = Infinity;
+  let end = -Infinity;
+  for (const { settings, dates } of withDays) {
+    const sorted = [...dates].sort();
+    since = Math.min(since, historyStart(sorted[0]!, settings.zone, settings.periodStartTime, ruleSetOf(settings.hos)));
+    start = Math.min(start, periodOf(sorted[0]!, settings.zone, settings.periodStartTime).start);
+    end = Math.max(end, periodOf(sorted[sorted.length - 1]!, settings.zone, settings.periodStartTime).end);
+  }
+  const ids = withDays.map((d) => d.driver.id);
+  const records = opts.records === false ? null : await activeRecordsOfDrivers(tx, tenantId, ids, new Date(since));
+  const certs = await certificationsOfDrivers(tx, tenantId, ids, from, to);
+  const edits = await editsOfDrivers(tx, tenantId, ids, from, to);
+  const positions = await positionsOfDrivers(tx, tenantId, ids, new Date(start), new Date(end));
+  for (const id of ids) out.set(id, { records: records?.get(id) ?? [], certifications: certs.get(id)!, edits: edits.get(id)!, positions: positions.get(id)! });
+  return out;
+}
+
+/**
+ * The answers for `dates` (in the order given) of one driver from what logDataOf read. Pure. `names`: each
+ * event's place in words (the logs and the PDF show them; the fleet's compliance report does not).
+ */
+export function buildDays(
+  settings: LogSettings & { hos: StoredHosSettings },
+  dates: readonly string[],
+  now: number,
+  data: LogData,
+  nameNear: ((p: { latitude: number; longitude: number }) => string) | null,
+): DayAnswer[] {
+  const rules = ruleSetOf(settings.hos);
+  const logs = dailyLogs({ records: data.records, dates, zone: settings.zone, periodStartTime: settings.periodStartTime, now, rules });
+  const miles = new Map<string, number | null>();
+  const periods = logs.map((d) => ({ date: d.date, start: d.periodStart, end: d.periodEnd })).sort((a, b) => a.start - b.start);
+  milesPerPeriod(data.positions, periods).forEach((m, i) => miles.set(periods[i]!.date, m));
+  return logs.map((day): DayAnswer => {
+    const certifications = data.certifications.get(day.date) ?? [];
+    const latest = certifications[0] ?? null;
+    const appliedAfter = latest !== null && (data.edits.applied.get(day.date) ?? []).some((t) => t > Date.parse(latest.certifiedAt));
+    return {
+      date: day.date,
+      periodStart: isoOf(day.periodStart),
+      periodEnd: isoOf(day.periodEnd),
+      timeZone: day.timeZone,
+      events: day.events.map((e) => ({
+        recordId: e.recordId,
+        status: e.status,
+        start: isoOf(e.start),
+        end: isoOf(e.end),
+        continued: e.continued,
+        latitude: e.latitude,
+        longitude: e.longitude,
+        location: nameNear && e.latitude !== null && e.longitude !== null ? nameNear({ latitude: e.latitude, longitude: e.longitude }) : null,
+        origin: e.origin,
+        note: e.note,
+        annotation: e.annotation,
+      })),
+      totals: day.totals,
+      milesDriven: miles.get(day.date) ?? null,
+      violations: day.violations.map((v) => ({ type: v.kind, rule: v.rule, start: isoOf(v.start), end: isoOf(v.end), overHours: v.overHours, explanation: v.explanation })),
+      certification: { certified: latest !== null, certifiedAt: latest?.certifiedAt ?? null, recertificationRequired: appliedAfter, certifications: certifications.length },
+      pendingEditRequests: data.edits.pending.get(day.date) ?? 0,
+      recap: day.recap,
+    };
+  });
 }
 
 export interface DayAnswer {
@@ -105,48 +204,10 @@ export function logsService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | '
   async function dayAnswers(tx: Tx, tenantId: string, driver: DriverRecord, settings: LogSettings & { hos: StoredHosSettings }, dates: readonly string[], now: number, records?: readonly LogRecord[]): Promise<DayAnswer[]> {
     if (dates.length === 0) return [];
     const sorted = [...dates].sort();
-    const from = sorted[0]!;
-    const to = sorted[sorted.length - 1]!;
-    const rules = ruleSetOf(settings.hos);
-    const since = new Date(historyStart(from, settings.zone, settings.periodStartTime, rules));
-    const lastEnd = periodOf(to, settings.zone, settings.periodStartTime).end;
-    const [log, certs, edits, positions] = [
-      records ?? (await activeRecords(tx, tenantId, driver.id, since)),
-      await certificationsOf(tx, tenantId, driver.id, from, to),
-      await editsByDate(tx, tenantId, driver.id, from, to),
-      await positionsOf(tx, tenantId, driver.id, new Date(periodOf(from, settings.zone, settings.periodStartTime).start), new Date(lastEnd)),
-    ];
-    const logs = dailyLogs({ records: log, dates, zone: settings.zone, periodStartTime: settings.periodStartTime, now, rules });
-    return logs.map((day): DayAnswer => {
-      const certifications = certs.get(day.date) ?? [];
-      const latest = certifications[0] ?? null;
-      const appliedAfter = latest !== null && (edits.applied.get(day.date) ?? []).some((t) => t > Date.parse(latest.certifiedAt));
-      return {
-        date: day.date,
-        periodStart: isoOf(day.periodStart),
-        periodEnd: isoOf(day.periodEnd),
-        timeZone: day.timeZone,
-        events: day.events.map((e) => ({
-          recordId: e.recordId,
-          status: e.status,
-          start: isoOf(e.start),
-          end: isoOf(e.end),
-          continued: e.continued,
-          latitude: e.latitude,
-          longitude: e.longitude,
-          location: e.latitude !== null && e.longitude !== null ? ports.nameNear({ latitude: e.latitude, longitude: e.longitude }) : null,
-          origin: e.origin,
-          note: e.note,
-          annotation: e.annotation,
-        })),
-        totals: day.totals,
-        milesDriven: milesFromPositions(positions, day.periodStart, day.periodEnd),
-        violations: day.violations.map((v) => ({ type: v.kind, rule: v.rule, start: isoOf(v.start), end: isoOf(v.end), overHours: v.overHours, explanation: v.explanation })),
-        certification: { certified: latest !== null, certifiedAt: latest?.certifiedAt ?? null, recertificationRequired: appliedAfter, certifications: certifications.length },
-        pendingEditRequests: edits.pending.get(day.date) ?? 0,
-        recap: day.recap,
-      };
-    });
+    const since = new Date(historyStart(sorted[0]!, settings.zone, settings.periodStartTime, ruleSetOf(settings.hos)));
+    const data = (await logDataOf(tx, tenantId, [{ driver, settings, dates }], { records: false })).get(driver.id)!;
+    data.records = records ? [...records] : await activeRecords(tx, tenantId, driver.id, since);
+    return buildDays(settings, dates, now, data, ports.nameNear);
   }
 
   return {
