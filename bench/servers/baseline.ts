@@ -183,7 +183,7 @@ const INSERT_SQL = `INSERT INTO drivers (tenant_id, id, first_name, last_name, l
        external_id AS "externalId", status,
        user_id AS "userId", current_hours_driven AS "currentHoursDriven", current_on_duty_time AS "currentOnDutyTime",
        current_cycle_used AS "currentCycleUsed", last_restart_date AS "lastRestartDate", created_at AS "createdAt",
-       updated_at AS "updatedAt", deactivated_at AS "deactivatedAt", reactivated_at AS "reactivatedAt"`;
+       updated_at AS "updatedAt", deactivated_at AS "deactivatedAt", reactivated_at AS "reactivatedAt", home_terminal AS "homeTerminal"`;
 
 interface NewDriver {
   firstName: string;
@@ -212,8 +212,9 @@ app.post('/api/v1/drivers', async (request, reply) => {
   if (tenantId === undefined) return unauthorized(reply);
   const d = request.body as NewDriver;
   const params = [tenantId, newId('driver'), d.firstName, d.lastName, d.licenseNumber, d.licenseState, d.truckNumber ?? null, d.phoneNumber ?? null, d.email ?? null, d.externalId ?? null, new Date()];
-  const rows = await inTenant(tenantId, (query) => query(INSERT_SQL, params));
-  return reply.code(201).send(rows[0]);
+  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(INSERT_SQL, params));
+  // A new driver has no known location yet (as the app answers).
+  return reply.code(201).send({ ...rows[0], lastKnownLocation: null });
 });
 
 await listenAndServe(app, closeDb);
