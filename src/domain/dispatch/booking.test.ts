@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { haversineMiles } from '../geo/index.js';
 import { timeZoneAt } from '../planning/local-time.js';
-import { bookingWarnings, FAR_FROM_ORIGIN_MILES, type BookedRoute } from './booking.js';
+import { BOOKED_READ_LIMIT, bookingWarnings, FAR_FROM_ORIGIN_MILES, type BookedRoute } from './booking.js';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-03-02T15:00:00Z'); // 09:00 CST
@@ -59,5 +59,14 @@ describe('double bookings in words', () => {
     const bo = { id: 'drv_b', name: 'Bo Baker', lastKnown: null };
     const warnings = bookingWarnings(trip, [ann, bo], [route('r1', 'PLANNED', 1, 2, { driverId: 'drv_x', coDriverId: 'drv_b' })], words);
     expect(warnings).toEqual([expect.stringMatching(/^Bo Baker is already on the planned route /)]);
+  });
+
+  it('beyond what the caller reads (BOOKED_READ_LIMIT + 1), said as "more than"; the named one among equals is the one with its stops', () => {
+    // What the service reads for a driver with hundreds of planned routes at that time: the first named, the rest counted only.
+    const many = Array.from({ length: BOOKED_READ_LIMIT + 1 }, (_, i) => route(`r${i}`, 'PLANNED', 1, 2, i === 37 ? {} : { from: null, to: null }));
+    expect(bookingWarnings(trip, [ann], many, words)).toEqual([
+      `Ann Able is already on more than ${BOOKED_READ_LIMIT} other routes at the same time as this one, among them the planned route Dallas, TX → Oklahoma City, OK, Mon, Mar 2, 10:00 CST to Mon, Mar 2, 11:00 CST: only one can be driven.`,
+    ]);
+    expect(bookingWarnings(trip, [ann], many.slice(0, BOOKED_READ_LIMIT), words)[0]).toMatch(new RegExp(`already on ${BOOKED_READ_LIMIT} other routes`));
   });
 });

@@ -10,7 +10,17 @@ import { clockAt, miles } from '../words.js';
 /** Farther than this from the origin at the departure is worth saying. */
 export const FAR_FROM_ORIGIN_MILES = 50;
 
-/** Another route one of the assignees is on. */
+/**
+ * How many PLANNED routes still running at the departure the caller reads per assignee (earliest first) at
+ * most, plus one: more overlapping than this are said as "more than" it, whatever the driver's history.
+ */
+export const BOOKED_READ_LIMIT = 100;
+
+/**
+ * Another route one of the assignees is on. `from` / `to` are given for the routes a warning can name (the
+ * active one, the earliest planned one still running at the departure, the last one ended by then); null for
+ * those only counted.
+ */
 export interface BookedRoute {
   id: string;
   status: 'PLANNED' | 'ACTIVE';
@@ -18,8 +28,8 @@ export interface BookedRoute {
   coDriverId: string | null;
   departure: number;
   arrival: number;
-  from: NamedPoint;
-  to: NamedPoint;
+  from: NamedPoint | null;
+  to: NamedPoint | null;
   loadReference: string | null;
 }
 
@@ -43,7 +53,7 @@ export interface BookingWords {
   zoneAt(p: Point): string;
 }
 
-const routeName = (r: BookedRoute) => `${r.status === 'ACTIVE' ? 'active' : 'planned'} route ${r.from.name} → ${r.to.name}${r.loadReference ? ` (load ${r.loadReference})` : ''}`;
+const routeName = (r: BookedRoute) => `${r.status === 'ACTIVE' ? 'active' : 'planned'} route ${r.from?.name ?? 'its first stop'} → ${r.to?.name ?? 'its last stop'}${r.loadReference ? ` (load ${r.loadReference})` : ''}`;
 
 /** What to warn about, one sentence per problem, each naming the driver and the route or the place. */
 export function bookingWarnings(trip: NewTrip, assignees: readonly Assignee[], booked: readonly BookedRoute[], words: BookingWords): string[] {
@@ -54,21 +64,22 @@ export function bookingWarnings(trip: NewTrip, assignees: readonly Assignee[], b
     // The active one first (it is what stops an activation), then by departure.
     const overlapping = theirs
       .filter((r) => r.departure < trip.arrival && r.arrival > trip.departure)
-      .sort((x, y) => (x.status === y.status ? x.departure - y.departure : x.status === 'ACTIVE' ? -1 : 1));
+      .sort((x, y) => (x.status === y.status ? x.departure - y.departure || (x.from ? 0 : 1) - (y.from ? 0 : 1) : x.status === 'ACTIVE' ? -1 : 1));
     const first = overlapping[0];
     if (first) {
-      const span = `${routeName(first)}, ${when(first.departure, first.from)} to ${when(first.arrival, first.to)}`;
+      const span = `${routeName(first)}, ${when(first.departure, first.from ?? trip.origin)} to ${when(first.arrival, first.to ?? trip.origin)}`;
+      const count = overlapping.length > BOOKED_READ_LIMIT ? `more than ${BOOKED_READ_LIMIT}` : String(overlapping.length);
       const blocked = first.status === 'ACTIVE' ? `; this route cannot be activated until ${overlapping.length === 1 ? 'that one' : 'the active one'} is completed or cancelled.` : '.';
       warnings.push(
         overlapping.length === 1
           ? `${a.name} is already on the ${span}, at the same time as this one: only one of the two can be driven${blocked}`
-          : `${a.name} is already on ${overlapping.length} other routes at the same time as this one, among them the ${span}: only one can be driven${blocked}`,
+          : `${a.name} is already on ${count} other routes at the same time as this one, among them the ${span}: only one can be driven${blocked}`,
       );
       continue;
     }
     // Where they will be when this one departs: the end of a route of theirs that ends before it, else where they were last seen.
     const before = theirs.filter((r) => r.arrival <= trip.departure).sort((x, y) => y.arrival - x.arrival)[0];
-    const there = before
+    const there = before?.to
       ? { point: before.to, why: `where their ${routeName(before)} ends, ${when(before.arrival, before.to)}` }
       : a.lastKnown && a.lastKnown.at <= trip.departure
         ? { point: a.lastKnown.point, why: `last known ${a.lastKnown.name}, ${when(a.lastKnown.at, a.lastKnown.point)}` }

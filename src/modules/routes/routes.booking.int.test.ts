@@ -139,4 +139,22 @@ describe.each(DB_KINDS)('double bookings and the driver’s truck (%s)', (kind) 
     const request = candidates.json<{ data: { planRequest: Record<string, unknown> }[] }>().data[0]!.planRequest;
     expect((await plan({ ...request })).vehicleId).toBe(truck.json<{ id: string }>().id);
   });
+
+  it('a driver with hundreds of planned routes at that time: the plan reads a bounded number, says "more than 100", names the earliest', async () => {
+    const kai = await driver('Kai', 'Many');
+    const first = await plan({ driverId: kai, departureTime: at(2), stops: trip(DALLAS, OKC) });
+    // 150 more copies of that PLANNED route, all at the same time (what a client that plans and never activates leaves).
+    await t.db.system((tx) =>
+      tx.query(
+        `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method, request, summary, stops, segments, created_by, created_at, updated_at)
+         SELECT tenant_id, id || '_' || n, driver_id, vehicle_id, load_id, status, departure_time + n * interval '1 second', arrival_time, distance_method, request, summary, stops, segments, created_by, created_at, updated_at
+           FROM route_plans, generate_series(1, 150) AS n WHERE tenant_id = $1 AND id = $2`,
+        [acme.tenantId, first.id],
+      ),
+    );
+    const again = await plan({ driverId: kai, departureTime: at(1), stops: trip(DALLAS, OKC) });
+    expect(again.warnings.filter((w) => w.includes('Kai Many'))).toEqual([
+      expect.stringMatching(/^Kai Many is already on more than 100 other routes at the same time as this one, among them the planned route Dallas, TX → Oklahoma City, OK, Mon, Mar 2, 11:00 CST to /),
+    ]);
+  });
 });

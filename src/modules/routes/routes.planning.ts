@@ -10,7 +10,7 @@ import { isHosError } from '../../domain/hos/index.js';
 import { PlanningError, planRoute, startState } from '../../domain/planning/planner.js';
 import { optimizeStopOrder } from '../../domain/planning/stop-order.js';
 import type { FuelOptions, NamedPoint, PlanInput, PlanLeg, PlanResult, PlanStop, RestSite } from '../../domain/planning/types.js';
-import { bookingWarnings, type Assignee, type BookedRoute } from '../../domain/dispatch/booking.js';
+import { BOOKED_READ_LIMIT, bookingWarnings, type Assignee, type BookedRoute } from '../../domain/dispatch/booking.js';
 import { haversineMiles } from '../../domain/geo/index.js';
 import { timeZoneAt } from '../../domain/planning/local-time.js';
 import { DomainError, invalid, invalidState, notFound } from '../../lib/errors.js';
@@ -77,18 +77,36 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
                                                           'amenities', amenities, 'fuel_discount_per_gallon', fuel_discount_per_gallon)), '[]'::jsonb)
                FROM locations WHERE tenant_id = $1 AND type IN ${REST_SITE_TYPES_SQL}) AS sites,
             EXISTS (SELECT 1 FROM integrations WHERE tenant_id = $1 AND category = 'FUEL' AND status <> 'DISABLED') AS fuel_integrations,
+            -- The routes a double booking can be about (domain/dispatch/booking.ts), a bounded number whatever
+            -- the driver's history: each assignee's ACTIVE route, the PLANNED ones still running at the
+            -- departure (earliest first, at most BOOKED_READ_LIMIT + 1), and the last one ended by then. Only
+            -- those a warning can name have their stops read (a plan's JSON is large).
             (SELECT coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'status', r.status, 'driver_id', r.driver_id, 'co_driver_id', r.co_driver_id,
                                                           'departure_time', r.departure_time, 'arrival_time', r.arrival_time,
-                                                          'from', r.stops->0, 'to', r.stops->-1, 'load_reference', l.reference_number)), '[]'::jsonb)
-               FROM route_plans r LEFT JOIN loads l ON l.tenant_id = r.tenant_id AND l.id = r.load_id
-              WHERE r.tenant_id = $1 AND r.status IN ('PLANNED', 'ACTIVE') AND (r.driver_id = ANY($3::text[]) OR r.co_driver_id = ANY($3::text[]))) AS booked,
+                                                          'from', CASE WHEN c.named THEN r.stops->0 END, 'to', CASE WHEN c.named THEN r.stops->-1 END,
+                                                          'load_reference', CASE WHEN c.named THEN (SELECT l.reference_number FROM loads l WHERE l.tenant_id = r.tenant_id AND l.id = r.load_id) END)), '[]'::jsonb)
+               FROM (SELECT x.id, bool_or(x.named) AS named FROM (
+                       SELECT r.id, true AS named FROM route_plans r
+                        WHERE r.tenant_id = $1 AND r.status = 'ACTIVE' AND (r.driver_id = ANY($3::text[]) OR r.co_driver_id = ANY($3::text[]))
+                       UNION ALL
+                       SELECT p.id, p.n = 1 FROM unnest($3::text[]) AS a (id) CROSS JOIN LATERAL (
+                         SELECT r.id, row_number() OVER (ORDER BY r.departure_time, r.id) AS n FROM route_plans r
+                          WHERE r.tenant_id = $1 AND r.status = 'PLANNED' AND (r.driver_id = a.id OR r.co_driver_id = a.id) AND r.arrival_time > $5
+                          ORDER BY r.departure_time, r.id LIMIT ${BOOKED_READ_LIMIT + 1}) p
+                       UNION ALL
+                       SELECT e.id, true FROM unnest($3::text[]) AS a (id) CROSS JOIN LATERAL (
+                         SELECT r.id FROM route_plans r
+                          WHERE r.tenant_id = $1 AND r.status IN ('PLANNED', 'ACTIVE') AND (r.driver_id = a.id OR r.co_driver_id = a.id) AND r.arrival_time <= $5
+                          ORDER BY r.arrival_time DESC LIMIT 1) e
+                     ) x GROUP BY x.id) c
+               JOIN route_plans r ON r.tenant_id = $1 AND r.id = c.id) AS booked,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('id', d.id, 'name', d.first_name || ' ' || d.last_name, 'known', to_jsonb(k))), '[]'::jsonb)
                FROM drivers d CROSS JOIN LATERAL (SELECT ${KNOWN_LOCATION_COLUMNS}) k
               WHERE d.tenant_id = $1 AND d.id = ANY($3::text[])) AS whereabouts,
             -- The driver's own truck, for a plan that names no vehicle.
             (SELECT v.id FROM drivers d JOIN vehicles v ON v.tenant_id = d.tenant_id AND upper(v.unit_number) = upper(d.truck_number) AND v.status = 'ACTIVE'
               WHERE d.tenant_id = $1 AND d.id = $2 AND $4::boolean) AS truck`,
-    [tenantId, body.driverId, assignees, body.vehicleId === undefined],
+    [tenantId, body.driverId, assignees, body.vehicleId === undefined, new Date(departure)],
   );
   const row = rows[0]!;
   const driver = assignableDriver(row.driver ? toDriver(row.driver) : null);
@@ -114,8 +132,9 @@ interface BookedRow {
   co_driver_id: string | null;
   departure_time: string;
   arrival_time: string;
-  from: NamedPoint;
-  to: NamedPoint;
+  /** Read only for the routes a warning can name (null for the others, counted only). */
+  from: NamedPoint | null;
+  to: NamedPoint | null;
   load_reference: string | null;
 }
 
@@ -126,8 +145,8 @@ const toBookedRoute = (r: BookedRow): BookedRoute => ({
   coDriverId: r.co_driver_id,
   departure: Date.parse(r.departure_time),
   arrival: Date.parse(r.arrival_time),
-  from: { name: r.from.name, latitude: Number(r.from.latitude), longitude: Number(r.from.longitude) },
-  to: { name: r.to.name, latitude: Number(r.to.latitude), longitude: Number(r.to.longitude) },
+  from: r.from ? { name: r.from.name, latitude: Number(r.from.latitude), longitude: Number(r.from.longitude) } : null,
+  to: r.to ? { name: r.to.name, latitude: Number(r.to.latitude), longitude: Number(r.to.longitude) } : null,
   loadReference: r.load_reference,
 });
 
