@@ -27,8 +27,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { intEnv } from './lib/env.js';
-import { combine, measure, type Load, type Measurement } from './lib/load.js';
-import { compileServers, killAll, startServer, type Memory, type Server } from './lib/processes.js';
+import { combine, measure, type DbCpu, type Load, type Measurement } from './lib/load.js';
+import { compileServers, cpuSecondsOf, killAll, startServer, type Memory, type Server } from './lib/processes.js';
 import { fmt, ms, table } from './lib/report.js';
 import { APP_ENV, apiKey, bearer, call, expectStatus, newDriverBody, ownerLogin, planBody, secondsLeft, seed, type Seeded } from './lib/seed.js';
 import { measurePlanner, type PlannerFigures } from './planner.js';
@@ -76,8 +76,32 @@ interface DbTarget {
   label: string;
   appEnv: Record<string, string>;
   baselineEnv: Record<string, string>;
+  /** PostgreSQL: the CPU of a server's backends (PGlite's work is inside the server's own CPU). */
+  dbCpu?: (server: 'app' | 'baseline') => DbCpu;
   cleanup(): Promise<void>;
 }
+
+const withAppName = (url: string, name: string) => `${url}${url.includes('?') ? '&' : '?'}application_name=${encodeURIComponent(name)}`;
+
+/** The CPU seconds of each PostgreSQL backend whose connection carries `name` (pg_stat_activity, then /proc: the same machine). */
+function backendsCpu(url: string, name: string): DbCpu {
+  return async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [name]);
+      return new Map(rows.flatMap((r) => {
+        const seconds = cpuSecondsOf(r.pid);
+        return seconds === undefined ? [] : [[r.pid, seconds] as const];
+      }));
+    } finally {
+      await client.end();
+    }
+  };
+}
+
+/** The database CPU sampler of each server measured (PostgreSQL runs only). */
+const dbCpuOf = new Map<Server, DbCpu>();
 
 function pgliteTarget(runDir: string): DbTarget {
   return {
@@ -97,8 +121,10 @@ function postgresTarget(url: string, runDir: string): DbTarget {
   return {
     key: 'postgres',
     label: `PostgreSQL (${where.host}${where.pathname}, schema ${schema})`,
-    appEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: path.join(runDir, 'data-postgres') },
-    baselineEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
+    // Each server's connections carry its name, so that its PostgreSQL backends (and their CPU) can be found.
+    appEnv: { DATABASE_URL: withAppName(url, `bench_app_${schema}`), DATABASE_SCHEMA: schema, DATA_DIR: path.join(runDir, 'data-postgres') },
+    baselineEnv: { DATABASE_URL: withAppName(url, `bench_baseline_${schema}`), DATABASE_SCHEMA: schema },
+    dbCpu: (server: 'app' | 'baseline') => backendsCpu(url, `bench_${server}_${schema}`),
     async cleanup() {
       if (dropped) return;
       const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
@@ -185,14 +211,14 @@ interface DbResult {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function line(m: Measurement): string {
-  return `${fmt(m.rps)} req/s, p50 ${ms(m.p50)} ms, p99 ${ms(m.p99)} ms, ${fmt(m.cpuUs)} µs CPU/req${m.failures > 0 ? `, ${m.failures} FAILED` : ''}`;
+  return `${fmt(m.rps)} req/s, p50 ${ms(m.p50)} ms, p99 ${ms(m.p99)} ms, ${fmt(m.cpuUs)} µs CPU/req${m.dbCpuUs !== undefined ? ` + ${fmt(m.dbCpuUs)} µs PostgreSQL` : ''}${m.failures > 0 ? `, ${m.failures} FAILED` : ''}`;
 }
 
 const runOptions = { warmup: WARMUP, duration: DURATION, connections: CONNECTIONS };
 
 async function measured(label: string, server: Server, load: Load, connections = CONNECTIONS): Promise<Measurement> {
   process.stdout.write(`   ${label.padEnd(58)} `);
-  const m = await measure(server, load, { ...runOptions, connections });
+  const m = await measure(server, load, { ...runOptions, connections }, dbCpuOf.get(server));
   console.log(line(m));
   return m;
 }
@@ -215,6 +241,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     // The app first and alone, for its memory after start.
     const app = await startServer('app', ROOT, appScript, { ...APP_ENV, ...db.appEnv }, '/api/v1/health', profile('app'));
     servers.push(app);
+    if (db.dbCpu) dbCpuOf.set(app, db.dbCpu('app'));
     await sleep(1000);
     const idle = app.memory();
     const idleHeap = await heapOf(app);
@@ -238,6 +265,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
       profile('baseline'),
     );
     servers.push(baseline);
+    if (db.dbCpu) dbCpuOf.set(baseline, db.dbCpu('baseline'));
     const hello = await startServer('hello', ROOT, path.join(buildDir, 'bench', 'servers', 'hello.js'), {}, '/');
     servers.push(hello);
 
@@ -380,7 +408,8 @@ async function memoryRun(app: Server, load: Load): Promise<NonNullable<MemoryFig
 function printDatabase(r: DbResult): void {
   const hello = r.hello;
   console.log(`\n${r.db.label}: medians of ${ROUNDS} round(s), ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured per run`);
-  const header = ['row', 'auth', 'server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'CPU µs/req', 'vs hello', 'app/baseline', 'CPU base/app'];
+  const pgRun = r.db.key === 'postgres';
+  const header = ['row', 'auth', 'server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'CPU µs/req', ...(pgRun ? ['PG µs/req'] : []), 'vs hello', 'app/baseline', 'CPU base/app'];
   const cells = (row: string, auth: string, server: string, m: Measurement, extra: [string, string] = ['', '']) => [
     row,
     auth,
@@ -391,6 +420,7 @@ function printDatabase(r: DbResult): void {
     fmt(m.requests),
     String(m.failures),
     fmt(m.cpuUs),
+    ...(pgRun ? [m.dbCpuUs === undefined ? '' : fmt(m.dbCpuUs)] : []),
     fmt(m.rps / hello.rps, 3),
     ...extra,
   ];
@@ -398,7 +428,11 @@ function printDatabase(r: DbResult): void {
   for (const row of r.rows) {
     if (row.baseline) {
       rows.push(cells(row.label, row.auth, 'baseline', row.baseline));
-      const cpu = row.app.cpuUs !== undefined && row.baseline.cpuUs !== undefined ? fmt(row.baseline.cpuUs / row.app.cpuUs, 2) : 'n/a';
+      // With PostgreSQL's backends counted: the whole work of each request.
+      const total = (m: Measurement) => (m.cpuUs === undefined ? undefined : m.cpuUs + (m.dbCpuUs ?? 0));
+      const appCpu = total(row.app);
+      const baseCpu = total(row.baseline);
+      const cpu = appCpu !== undefined && baseCpu !== undefined ? fmt(baseCpu / appCpu, 2) : 'n/a';
       rows.push(cells('', '', 'app', row.app, [fmt(row.app.rps / row.baseline.rps, 2), cpu]));
     } else {
       rows.push(cells(row.label, row.auth, 'app', row.app, ['(no baseline)', '']));
@@ -407,8 +441,8 @@ function printDatabase(r: DbResult): void {
   console.log(table(header, rows, 3));
   console.log(
     '(CPU µs/req: the server process\'s own user + system time per request, all threads' +
-      (r.db.key === 'pglite' ? ', the in-memory database included' : ', PostgreSQL\'s own work not included') +
-      '. CPU base/app: the ratio if each server\'s own CPU were the only limit.)',
+      (r.db.key === 'pglite' ? ', the in-memory database included' : '; PG µs/req: the CPU of its PostgreSQL backends per request (/proc)') +
+      '. CPU base/app: the ratio if CPU were the only limit (PostgreSQL\'s included).)',
   );
   const m = r.memory;
   console.log(`app memory, MiB: RSS after start ${fmt(m.idle?.rssMiB)}${heapText(m.idleHeap)}, VmHWM at that point ${fmt(m.idle?.hwmMiB)}`);
@@ -507,7 +541,7 @@ function printSummary(results: DbResult[], planner: PlannerFigures): boolean {
     const plan = r.rows.find((x) => x.label === 'POST /api/v1/routes/plan')!.app;
     console.log(
       `POST /api/v1/routes/plan, ${r.db.key === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${fmt(plan.rps)} plans/s end to end at ${PLAN_CONNECTIONS} connections, ` +
-        `${fmt(plan.cpuUs)} µs app CPU per plan; the planner alone: ${fmt(1e6 / planner.plansPerSecond)} µs per plan (${fmt(planner.plansPerSecond)} plans/s on one core).`,
+        `${fmt(plan.cpuUs)} µs app CPU per plan${plan.dbCpuUs !== undefined ? ` + ${fmt(plan.dbCpuUs)} µs of PostgreSQL's` : ''}; the planner alone: ${fmt(1e6 / planner.plansPerSecond)} µs per plan (${fmt(planner.plansPerSecond)} plans/s on one core).`,
     );
   }
 

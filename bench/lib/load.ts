@@ -21,6 +21,18 @@ export interface Measurement {
   failures: number;
   /** The server process's own CPU time (all threads, user + system) per request, µs. */
   cpuUs: number | undefined;
+  /** Its PostgreSQL backends' CPU time per request, µs (PostgreSQL only: PGlite's is inside the server). */
+  dbCpuUs?: number;
+}
+
+/** The CPU seconds so far of each PostgreSQL backend serving one server (by pid). */
+export type DbCpu = () => Promise<Map<number, number>>;
+
+/** CPU seconds the backends used between two samples: a backend that appeared in between counts whole. */
+export function dbCpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }
 
 export interface RunOptions {
@@ -55,8 +67,9 @@ function run(server: Server, load: Load, seconds: number, connections: number): 
 const failuresOf = (r: autocannon.Result) => r.non2xx + r.errors;
 
 /** A warm-up run (not counted), then the measured run with the server's CPU time read around it. */
-export async function measure(server: Server, load: Load, o: RunOptions): Promise<Measurement> {
+export async function measure(server: Server, load: Load, o: RunOptions, db?: DbCpu): Promise<Measurement> {
   const warm = o.warmup > 0 ? failuresOf(await run(server, load, o.warmup, o.connections)) : 0;
+  const dbBefore = db ? await db() : undefined;
   const cpuBefore = server.cpuSeconds();
   const timer = o.onSample ? setInterval(o.onSample, o.sampleMs ?? 1000) : undefined;
   let r: autocannon.Result;
@@ -66,6 +79,7 @@ export async function measure(server: Server, load: Load, o: RunOptions): Promis
     if (timer) clearInterval(timer);
   }
   const cpuAfter = server.cpuSeconds();
+  const dbAfter = db ? await db() : undefined;
   return {
     // Completed requests over the measured time (autocannon's per-second samples can number one more
     // than the duration when the stop lands just after a tick).
@@ -75,6 +89,7 @@ export async function measure(server: Server, load: Load, o: RunOptions): Promis
     requests: r.requests.total,
     failures: warm + failuresOf(r),
     cpuUs: cpuBefore !== undefined && cpuAfter !== undefined && r.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1e6) / r.requests.total : undefined,
+    ...(dbBefore && dbAfter && r.requests.total > 0 ? { dbCpuUs: (dbCpuDelta(dbBefore, dbAfter) * 1e6) / r.requests.total } : {}),
   };
 }
 
@@ -87,6 +102,7 @@ export function median(values: number[]): number {
 /** One figure from a server's rounds: medians of the rates, latencies and CPU, sums of the counts. */
 export function combine(rounds: Measurement[]): Measurement {
   const cpu = rounds.map((m) => m.cpuUs).filter((v): v is number => v !== undefined);
+  const db = rounds.map((m) => m.dbCpuUs).filter((v): v is number => v !== undefined);
   return {
     rps: median(rounds.map((m) => m.rps)),
     p50: median(rounds.map((m) => m.p50)),
@@ -94,5 +110,6 @@ export function combine(rounds: Measurement[]): Measurement {
     requests: rounds.reduce((n, m) => n + m.requests, 0),
     failures: rounds.reduce((n, m) => n + m.failures, 0),
     cpuUs: cpu.length === rounds.length && cpu.length > 0 ? median(cpu) : undefined,
+    ...(db.length === rounds.length && db.length > 0 ? { dbCpuUs: median(db) } : {}),
   };
 }

@@ -39,7 +39,7 @@ export function compileServers(root: string, outDir: string): number {
 }
 
 /** utime + stime of a process from /proc (Linux), in seconds; clock ticks are 100 per second on every mainstream kernel. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
+export function cpuSecondsOf(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -194,7 +194,7 @@ describeBrowser('daily logs, corrections and certification in the browser', () =
       await requests.getByRole('heading', { name: 'A correction waits for your answer' }).waitFor();
       const request = requests.getByTestId('correction-request');
       expect(await request.getByTestId('request-annotation').textContent()).toBe('“Forgot to go off duty after unloading”');
-      expect(await request.textContent()).toContain('Your carrier asked');
+      expect(await request.textContent()).toContain('Test DISPATCHER asked');
       expect(await request.getByTestId('request-before').getByRole('img').getAttribute('aria-label')).toMatch(/Driving 11:30, On duty 6:30/);
       expect(await request.getByTestId('request-after').getByRole('img').getAttribute('aria-label')).toMatch(/Driving 11:30, On duty 2:00/);
       expect(await request.getByTestId('request-before').textContent()).toContain(`Before — ${longDay(yesterday)}`);
