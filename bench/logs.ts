@@ -361,7 +361,7 @@ export async function benchLogs(buildDir: string, runDir: string, kind: 'pglite'
   let pgClient: pg.Client | undefined;
   try {
     // The app's environment: the other benches' (bench/lib/seed.ts), but with the real rate limits and production API keys.
-    const { RATE_LIMIT_USER_PER_HOUR: _u, RATE_LIMIT_STAGING_PER_HOUR: _s, RATE_LIMIT_PRODUCTION_PER_HOUR: _p, RATE_LIMIT_ANONYMOUS_PER_HOUR: _a, ...appEnv } = APP_ENV;
+    const { RATE_LIMIT_USER_PER_HOUR: _u, RATE_LIMIT_ANONYMOUS_PER_HOUR: _a, ...appEnv } = APP_ENV;
     const app = await startServer('app', ROOT, path.join(buildDir, 'bench', 'servers', 'logs-app.js'), {
       ...appEnv,
       ...dbEnv,

@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { intEnv } from './lib/env.js';
 import { combine, measure, type DbCpu, type Load, type Measurement } from './lib/load.js';
+import { KeyRing } from './lib/keys.js';
 import { compileServers, cpuSecondsOf, killAll, startServer, type Memory, type Server } from './lib/processes.js';
 import { fmt, ms, table } from './lib/report.js';
 import { APP_ENV, apiKey, bearer, call, expectStatus, newDriverBody, ownerLogin, planBody, secondsLeft, seed, type Seeded } from './lib/seed.js';
@@ -49,6 +50,9 @@ const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH
 /** What to run besides the HTTP rows (all by default): BENCH_SECTIONS=monitoring,… */
 const SECTIONS = (process.env.BENCH_SECTIONS ?? 'monitoring,events,dispatch,logs').split(',').map((x) => x.trim());
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+/** API keys per tenant, each used up to REQUESTS_PER_KEY (below the production limit of 10,000 an hour: warm-ups and checks count too). */
+const KEYS_PER_TENANT = Number(process.env.BENCH_KEYS ?? 60);
+const REQUESTS_PER_KEY = 9_000;
 
 const PAGE_PATH = '/api/v1/drivers?page=1&pageSize=20';
 /**
@@ -248,7 +252,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     console.log(`   app started (pid ${app.pid}): RSS ${fmt(idle?.rssMiB)} MiB, VmHWM ${fmt(idle?.hwmMiB)} MiB${heapText(idleHeap)}`);
 
     console.log(`   seeding through the app's API: 2 tenants, API keys, ${DRIVERS} drivers …`);
-    const seeded: Seeded = await seed(app.url, DRIVERS);
+    const seeded: Seeded = await seed(app.url, DRIVERS, KEYS_PER_TENANT);
     await sleep(1000);
     const afterSeeding = app.memory();
     const afterSeedingHeap = await heapOf(app);
@@ -270,11 +274,16 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     servers.push(hello);
 
     let token = seeded.read.token;
-    const keyHeaders = apiKey(seeded.read.apiKey);
     await checkSameWork(app, baseline, seeded, token);
+    // Real hourly limits on the API keys: each server rotates through the tenant's keys as a client would.
+    const rings = {
+      read: { app: new KeyRing(seeded.read.apiKeys, REQUESTS_PER_KEY, 'the read tenant\'s keys (app)'), baseline: new KeyRing(seeded.read.apiKeys, REQUESTS_PER_KEY, 'the read tenant\'s keys (baseline)') },
+      write: { app: new KeyRing(seeded.write.apiKeys, REQUESTS_PER_KEY, 'the write tenant\'s keys (app)'), baseline: new KeyRing(seeded.write.apiKeys, REQUESTS_PER_KEY, 'the write tenant\'s keys (baseline)') },
+    };
+    const byKeyOf = (ring: KeyRing): Load => ({ method: 'GET', path: PAGE_PATH, headers: {}, headersFor: () => ring.headers() });
 
     const memory: MemoryFigures = { idle, idleHeap, afterSeeding, afterSeedingHeap, end: [] };
-    if (MEMORY_SECONDS > 0) memory.load = await memoryRun(app, { method: 'GET', path: PAGE_PATH, headers: keyHeaders });
+    if (MEMORY_SECONDS > 0) memory.load = await memoryRun(app, byKeyOf(rings.read.app));
 
     // Each server's licence numbers: its own prefix, one counter over all its runs (warm-ups too).
     const licences = (prefix: string) => {
@@ -282,7 +291,9 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
       return () => newDriverBody(`${prefix}${String(++n).padStart(8, '0')}`);
     };
     const newLicence = { app: licences('APP'), baseline: licences('BASE') };
-    const plan: Load = { method: 'POST', path: '/api/v1/routes/plan', headers: keyHeaders, body: planBody(seeded.read.driverId) };
+    const plan: Load = { method: 'POST', path: '/api/v1/routes/plan', headers: {}, headersFor: () => rings.read.app.headers(), body: planBody(seeded.read.driverId) };
+    // What integrators send: no driverState, the clocks from the driver's log (issue 28).
+    const planFromLog: Load = { ...plan, body: planBody(seeded.read.driverId, { fromLog: true }) };
 
     const runs = {
       hello: [] as Measurement[],
@@ -290,6 +301,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
       bearer: { app: [] as Measurement[], baseline: [] as Measurement[] },
       write: { app: [] as Measurement[], baseline: [] as Measurement[] },
       plan: [] as Measurement[],
+      planFromLog: [] as Measurement[],
     };
     const tag = (round: number) => (ROUNDS > 1 ? `[${round}/${ROUNDS}] ` : '');
     // Baseline first in odd rounds, app first in even ones: neither always runs after the other.
@@ -302,8 +314,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     console.log(`   reads: ${ROUNDS} round(s) of hello → GET with API key → GET with bearer token, ${WARMUP} s warm-up + ${DURATION} s each`);
     for (let round = 1; round <= ROUNDS; round++) {
       runs.hello.push(await measured(`${tag(round)}hello world`, hello, { method: 'GET', path: '/', headers: {} }));
-      const byKey: Load = { method: 'GET', path: PAGE_PATH, headers: keyHeaders };
-      await pair(round, 'GET /api/v1/drivers API key', { app: byKey, baseline: byKey }, runs.key);
+      await pair(round, 'GET /api/v1/drivers API key', { app: byKeyOf(rings.read.app), baseline: byKeyOf(rings.read.baseline) }, runs.key);
       // Access tokens live 15 minutes: sign in again before one could expire within the pair. The
       // baseline verifies a new token on first sight, as the app does.
       if (secondsLeft(token) < 2 * (WARMUP + DURATION) + 60) token = await ownerLogin(app.url);
@@ -312,17 +323,25 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
     }
     console.log(`   writes: ${ROUNDS} round(s) of POST /api/v1/drivers → POST /api/v1/routes/plan`);
     for (let round = 1; round <= ROUNDS; round++) {
-      const writer = apiKey(seeded.write.apiKey);
+      const writer = (ring: KeyRing) => () => ring.headers();
       await pair(
         round,
         'POST /api/v1/drivers API key',
-        { app: { method: 'POST', path: '/api/v1/drivers', headers: writer, bodyFor: newLicence.app }, baseline: { method: 'POST', path: '/api/v1/drivers', headers: writer, bodyFor: newLicence.baseline } },
+        {
+          app: { method: 'POST', path: '/api/v1/drivers', headers: {}, headersFor: writer(rings.write.app), bodyFor: newLicence.app },
+          baseline: { method: 'POST', path: '/api/v1/drivers', headers: {}, headersFor: writer(rings.write.baseline), bodyFor: newLicence.baseline },
+        },
         runs.write,
       );
       runs.plan.push(await measured(`${tag(round)}POST /api/v1/routes/plan API key app (${PLAN_CONNECTIONS} conn.)`, app, plan, PLAN_CONNECTIONS));
+      runs.planFromLog.push(await measured(`${tag(round)}POST /api/v1/routes/plan, clocks from the log, app (${PLAN_CONNECTIONS} conn.)`, app, planFromLog, PLAN_CONNECTIONS));
     }
 
     memory.end = servers.map((s) => ({ name: s.name, memory: s.memory() }));
+    const used = (r: KeyRing) => r.state();
+    console.log(
+      `   API keys (real limit, ${fmt(REQUESTS_PER_KEY)} requests each before the next, as a client would): the app used ${used(rings.read.app).keysUsed} of ${KEYS_PER_TENANT} read keys and ${used(rings.write.app).keysUsed} of ${KEYS_PER_TENANT} write keys`,
+    );
     console.log(`   series done in ${fmt((Date.now() - started) / 60_000, 1)} min`);
     return {
       db,
@@ -332,6 +351,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
         { label: 'GET /api/v1/drivers', auth: 'bearer', app: combine(runs.bearer.app), baseline: combine(runs.bearer.baseline) },
         { label: 'POST /api/v1/drivers', auth: 'API key', app: combine(runs.write.app), baseline: combine(runs.write.baseline) },
         { label: 'POST /api/v1/routes/plan', auth: 'API key', app: combine(runs.plan) },
+        { label: 'POST /routes/plan, clocks from log', auth: 'API key', app: combine(runs.planFromLog) },
       ],
       memory,
     };

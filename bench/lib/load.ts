@@ -9,6 +9,8 @@ export interface Load {
   body?: string;
   /** A new body for each request (a unique licence number, say) instead of `body`. */
   bodyFor?: () => string;
+  /** Headers for each request on top of `headers` (the next API key of a KeyRing, say). */
+  headersFor?: () => Record<string, string>;
 }
 
 export interface Measurement {
@@ -46,7 +48,8 @@ export interface RunOptions {
 
 function run(server: Server, load: Load, seconds: number, connections: number): Promise<autocannon.Result> {
   if (new URL(server.url).hostname !== HOST) throw new Error(`refusing to load a non-loopback address: ${server.url}`);
-  const { bodyFor } = load;
+  const { bodyFor, headersFor } = load;
+  const perRequest = bodyFor || headersFor;
   return autocannon({
     url: server.url,
     connections,
@@ -58,7 +61,15 @@ function run(server: Server, load: Load, seconds: number, connections: number): 
         path: load.path,
         headers: { ...(load.method === 'POST' ? { 'content-type': 'application/json' } : {}), ...load.headers },
         body: bodyFor ? bodyFor() : load.body,
-        ...(bodyFor ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: bodyFor() }) } : {}),
+        ...(perRequest
+          ? {
+              setupRequest: (req: autocannon.Request) => ({
+                ...req,
+                ...(bodyFor ? { body: bodyFor() } : {}),
+                ...(headersFor ? { headers: { ...req.headers, ...headersFor() } } : {}),
+              }),
+            }
+          : {}),
       },
     ],
   });
