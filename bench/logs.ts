@@ -28,7 +28,7 @@ import type { LogsSeed } from './servers/logs-seed.js';
 import { intEnv } from './lib/env.js';
 import { generateLogs, ZONE } from './lib/logs-data.js';
 import { median } from './lib/load.js';
-import { compileServers, killAll, startServer, type Server } from './lib/processes.js';
+import { compileServers, cpuSecondsOf, killAll, startServer, type Server } from './lib/processes.js';
 import { fmt, table } from './lib/report.js';
 import { ADMIN, APP_ENV, apiKey, bearer, call, expectStatus, secondsLeft } from './lib/seed.js';
 
@@ -113,15 +113,7 @@ async function getJson<T>(server: Server, urlPath: string, headers: Record<strin
 // ---------------------------------------------------------------------------------------------
 // CPU: the server process, and on PostgreSQL its backends (found by application_name)
 
-function cpuOfPid(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
+const cpuOfPid = (pid: number): number | undefined => cpuSecondsOf(pid);
 
 /** CPU seconds of each live PostgreSQL backend of one application (PGAPPNAME of the server's environment). */
 class Backends {

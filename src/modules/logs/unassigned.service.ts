@@ -11,6 +11,7 @@
  *
  * The flag (ELD specification §4.6.1.6): domain/logs/unassigned.ts.
  */
+import type { EldSyncResult } from '../../adapters/integrations/port.js';
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { DomainError, invalid, invalidState, notFound } from '../../lib/errors.js';
@@ -41,18 +42,8 @@ export interface SegmentInput {
   externalId?: string;
 }
 
-/** One synced from an ELD integration (apply/eld.ts). */
-export interface VendorSegment {
-  vehicleId: string;
-  vendorSegmentId: string;
-  startedAt: string;
-  endedAt: string;
-  startLatitude: number | null;
-  startLongitude: number | null;
-  endLatitude: number | null;
-  endLongitude: number | null;
-  miles: number | null;
-}
+/** One synced from an ELD integration (apply/eld.ts), as the adapters report it. */
+export type VendorSegment = NonNullable<EldSyncResult['unassignedDriving']>[number];
 
 interface Row {
   id: string;
