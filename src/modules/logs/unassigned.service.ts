@@ -161,7 +161,6 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
   }
 
   return {
-
     /** Other telematics report a segment (POST /vehicles/{id}/unassigned-driving); a resend with the same externalId answers the stored one. */
     async report(ctx: TenantContext, vehicleId: string, input: SegmentInput): Promise<{ created: boolean; segment: Segment }> {
       const now = clock.now();
@@ -183,8 +182,12 @@ export function unassignedService(deps: Deps, ports: Pick<PlanningPorts, 'geocod
             return { created: false, segment: await answer(tx, ctx.tenantId, rows[0].id) };
           }
         }
-        const overlap = await tx.query<{ id: string }>(`SELECT id FROM unassigned_driving WHERE tenant_id = $1 AND vehicle_id = $2 AND started_at < $4 AND $3 < ended_at LIMIT 1`, [ctx.tenantId, vehicle.id, new Date(start), new Date(end)]);
-        if (overlap.rows[0]) throw new DomainError('CONFLICT', `The vehicle already has unassigned driving in that time (${overlap.rows[0].id})`);
+        const overlap = await tx.query<{ started_at: unknown; ended_at: unknown }>(
+          `SELECT started_at, ended_at FROM unassigned_driving WHERE tenant_id = $1 AND vehicle_id = $2 AND started_at < $4 AND $3 < ended_at LIMIT 1`,
+          [ctx.tenantId, vehicle.id, new Date(start), new Date(end)],
+        );
+        const other = overlap.rows[0];
+        if (other) throw new DomainError('CONFLICT', `${vehicle.unitNumber} already has unassigned driving from ${iso(other.started_at)} to ${iso(other.ended_at)}, which this overlaps`);
         const id = newId('unassignedDriving');
         await tx.query(
           `INSERT INTO unassigned_driving (tenant_id, id, vehicle_id, started_at, ended_at, start_latitude, start_longitude, end_latitude, end_longitude, miles, source, vendor_segment_id, created_by, created_at)
