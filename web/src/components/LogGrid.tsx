@@ -3,7 +3,8 @@
  * logs (49 CFR 395.8) — four rows (off duty, sleeper berth, driving, on duty not driving), hours across,
  * a line stepping between rows, and each row's total at the right. One grid per day, in `timeZone`.
  */
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useRef } from 'react';
+import { useScrollsSideways } from './ui';
 import { hourMarks } from '../lib/daily-log';
 import { DUTY_LABELS, DUTY_ROWS, dutySpans, logDays, type DutyChange, type LogDay } from '../lib/duty';
 import { formatMinutes } from '../lib/durations';
@@ -21,21 +22,6 @@ export interface GridMark {
   label: string;
 }
 
-/** Whether the box is narrower than what it holds (a phone): then it is a keyboard stop, so it can be scrolled without a mouse (WCAG 2.1.1). */
-function useScrollsSideways(ref: RefObject<HTMLDivElement | null>): boolean {
-  const [scrolls, setScrolls] = useState(false);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const check = () => setScrolls(el.scrollWidth > el.clientWidth + 1);
-    check();
-    const observer = new ResizeObserver(check);
-    observer.observe(el);
-    if (el.firstElementChild) observer.observe(el.firstElementChild);
-    return () => observer.disconnect();
-  }, [ref]);
-  return scrolls;
-}
 
 /**
  * One day: the row names and totals are page text at the page's size on either side of the graph (they

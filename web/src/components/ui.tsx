@@ -1,5 +1,5 @@
 /** Small accessible building blocks the pages share. Styles are in styles.css. */
-import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type RefObject, type SelectHTMLAttributes } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../api/client';
 import { humanize } from '../lib/format';
@@ -215,12 +215,8 @@ export function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   );
 }
 
-/**
- * A table's horizontal scroller. When the table is wider than its box (a phone, a long timeline) the box
- * becomes a keyboard stop, so it can be scrolled without a mouse (WCAG 2.1.1); otherwise it is no stop.
- */
-export function TableWrap({ label, children }: { label?: string; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
+/** Whether the box is narrower than what it holds (a phone): then it should be a keyboard stop, so it can be scrolled without a mouse (WCAG 2.1.1). */
+export function useScrollsSideways(ref: RefObject<HTMLDivElement | null>): boolean {
   const [scrolls, setScrolls] = useState(false);
   useEffect(() => {
     const el = ref.current;
@@ -231,7 +227,17 @@ export function TableWrap({ label, children }: { label?: string; children: React
     observer.observe(el);
     if (el.firstElementChild) observer.observe(el.firstElementChild);
     return () => observer.disconnect();
-  }, []);
+  }, [ref]);
+  return scrolls;
+}
+
+/**
+ * A table's horizontal scroller. When the table is wider than its box (a phone, a long timeline) the box
+ * becomes a keyboard stop, so it can be scrolled without a mouse (WCAG 2.1.1); otherwise it is no stop.
+ */
+export function TableWrap({ label, children }: { label?: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(ref);
   return (
     <div ref={ref} className="table-wrap" tabIndex={scrolls ? 0 : undefined} role={scrolls ? 'region' : undefined} aria-label={scrolls ? (label ?? 'Table, scrolls sideways') : undefined}>
       {children}
