@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -29,6 +30,10 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
+    // One worker per core (vitest's default leaves one core to itself: on 2 cores that is one worker, and
+    // `npm test` took 4 min 7 s here instead of 3 min 0 s). Most files wait on a database or a socket part
+    // of the time, so the second worker pays for itself. CI sets its own (--maxWorkers in .ci/run).
+    maxWorkers: availableParallelism(),
     // Test files share their worker processes (modules are loaded once per worker, not once per file: a
     // run takes half the time). Every file closes what it opens (apps, databases, servers, timers).
     isolate: false,

@@ -10,6 +10,7 @@ import teamDrivers from './migrations/009_team_drivers.js';
 import driverLocations from './migrations/010_driver_locations.js';
 import recordsOfDutyStatus from './migrations/011_records_of_duty_status.js';
 import unassignedDriving from './migrations/012_unassigned_driving.js';
+import routePlanLookups from './migrations/013_route_plan_lookups.js';
 import { APP_ROLE, type Database } from './types.js';
 
 export interface Migration {
@@ -31,6 +32,7 @@ export const MIGRATIONS: Migration[] = [
   { id: '010_driver_locations', sql: driverLocations },
   { id: '011_records_of_duty_status', sql: recordsOfDutyStatus },
   { id: '012_unassigned_driving', sql: unassignedDriving },
+  { id: '013_route_plan_lookups', sql: routePlanLookups },
 ];
 
 /**

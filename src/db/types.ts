@@ -5,9 +5,19 @@ export interface QueryResult<R = Row> {
   rowCount: number;
 }
 
+/**
+ * How a statement is sent. `prepare`: a name for a statement whose text never changes and that runs on
+ * every request of a hot path: PostgreSQL then parses and plans it once per connection and reuses its plan
+ * (a large statement's planning can cost more than running it; issue 28, bench/README.md). PGlite runs
+ * every statement as it comes.
+ */
+export interface QueryOptions {
+  prepare?: string;
+}
+
 /** A connection inside a transaction. Repositories take one of these, never the pool. */
 export interface Tx {
-  query<R = Row>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  query<R = Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
 }
 
 export interface Database {

@@ -63,7 +63,7 @@ describe('double bookings in words', () => {
 
   it('beyond what the caller reads (BOOKED_READ_LIMIT + 1), said as "more than"; the named one among equals is the one with its stops', () => {
     // What the service reads for a driver with hundreds of planned routes at that time: the first named, the rest counted only.
-    const many = Array.from({ length: BOOKED_READ_LIMIT + 1 }, (_, i) => route(`r${i}`, 'PLANNED', 1, 2, i === 37 ? {} : { from: null, to: null }));
+    const many = Array.from({ length: BOOKED_READ_LIMIT + 1 }, (_, i) => route(`r${i}`, 'PLANNED', 1, 2, i === 7 ? {} : { from: null, to: null }));
     expect(bookingWarnings(trip, [ann], many, words)).toEqual([
       `Ann Able is already on more than ${BOOKED_READ_LIMIT} other routes at the same time as this one, among them the planned route Dallas, TX → Oklahoma City, OK, Mon, Mar 2, 10:00 CST to Mon, Mar 2, 11:00 CST: only one can be driven.`,
     ]);

@@ -22,23 +22,38 @@ export interface KnownLocation {
 }
 
 /**
+ * The two routes a driver (as driver_id or co_driver_id) was most recently on the road with: positions are
+ * reported to ACTIVE routes only and a driver has one ACTIVE route at a time, so the newest position is on
+ * the last route activated, or on the one before when the last has none yet. By an index
+ * (migration 013), however many routes the driver has had.
+ */
+const activatedRoutes = (role: 'driver_id' | 'co_driver_id') => /* sql */ `(SELECT r.tenant_id, r.id, r.activated_at FROM route_plans r
+      WHERE r.tenant_id = d.tenant_id AND r.${role} = d.id AND r.activated_at IS NOT NULL ORDER BY r.activated_at DESC LIMIT 2)`;
+
+/** The route a driver (in either role) completed last, with its last stop. By an index (migration 013). */
+const completedRoute = (role: 'driver_id' | 'co_driver_id') => /* sql */ `(SELECT r.id, r.completed_at, r.stops->-1 AS stop FROM route_plans r
+      WHERE r.tenant_id = d.tenant_id AND r.${role} = d.id AND r.status = 'COMPLETED' ORDER BY r.completed_at DESC LIMIT 1)`;
+
+/**
  * The columns, for a `drivers` row aliased `d`, that hold each source's newest location (json or null):
  * read them with knownLocationOf. One statement serves any number of drivers.
  */
 export const KNOWN_LOCATION_COLUMNS = /* sql */ `
   (SELECT json_build_object('route_id', p.route_id, 'latitude', p.latitude, 'longitude', p.longitude, 'recorded_at', p.recorded_at)
-     FROM route_plans r CROSS JOIN LATERAL (
+     FROM (SELECT u.tenant_id, u.id FROM (${activatedRoutes('driver_id')} UNION ALL ${activatedRoutes('co_driver_id')}) u
+            ORDER BY u.activated_at DESC LIMIT 2) r
+     CROSS JOIN LATERAL (
             SELECT route_id, latitude, longitude, recorded_at FROM route_positions p
              WHERE p.tenant_id = r.tenant_id AND p.route_id = r.id ORDER BY p.recorded_at DESC LIMIT 1) p
-    WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) ORDER BY p.recorded_at DESC LIMIT 1) AS known_position,
+    ORDER BY p.recorded_at DESC LIMIT 1) AS known_position,
   (SELECT json_build_object('latitude', l.latitude, 'longitude', l.longitude, 'recorded_at', l.recorded_at)
      FROM driver_locations l WHERE l.tenant_id = d.tenant_id AND l.driver_id = d.id) AS known_report,
   (SELECT json_build_object('latitude', e.latitude, 'longitude', e.longitude, 'recorded_at', e.started_at)
      FROM duty_status_events e WHERE e.tenant_id = d.tenant_id AND e.driver_id = d.id AND e.latitude IS NOT NULL AND e.record_status = 'ACTIVE'
     ORDER BY e.started_at DESC LIMIT 1) AS known_duty,
-  (SELECT json_build_object('route_id', r.id, 'recorded_at', r.completed_at, 'stop', r.stops->-1)
-     FROM route_plans r WHERE r.tenant_id = d.tenant_id AND (r.driver_id = d.id OR r.co_driver_id = d.id) AND r.status = 'COMPLETED'
-    ORDER BY r.completed_at DESC LIMIT 1) AS known_last_route`;
+  (SELECT json_build_object('route_id', u.id, 'recorded_at', u.completed_at, 'stop', u.stop)
+     FROM (${completedRoute('driver_id')} UNION ALL ${completedRoute('co_driver_id')}) u
+    ORDER BY u.completed_at DESC LIMIT 1) AS known_last_route`;
 
 type Json = Record<string, unknown> | string | null | undefined;
 const parse = (v: Json): Record<string, unknown> | null => (v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : v);
