@@ -1,5 +1,5 @@
 /**
- * What PostgreSQL does for one `POST /api/v1/routes/plan`: the bench's plan request through `app.inject`
+ * What PostgreSQL does for one `POST /api/v1/routes/plan` (or, with ROW=drivers, one driver-list page): the bench's plan request through `app.inject`
  * (no HTTP), 4 in flight, N plans after 300 to warm up, then per plan the service's CPU, the CPU of the
  * test database's PostgreSQL backends (/proc: PostgreSQL runs on this machine) and, statement by
  * statement, what `pg_stat_statements` counted (calls per plan, execution ms, planning ms, shared blocks
@@ -22,10 +22,15 @@ const fromLog = process.env.FROM_LOG === '1';
 const t = await buildTestApp('postgres', { realClock: true });
 const tenant = await createTenant(t.app);
 const driver = await createDriver(t.app, tenant.auth);
+// ROW=drivers: the driver list's page 1 of 20 of 200 drivers (the bench's read row) instead of a plan.
+const drivers = process.env.ROW === 'drivers';
+if (drivers) for (let i = 1; i < 200; i++) await createDriver(t.app, tenant.auth);
 const payload = planBody(driver.id, { fromLog });
 const one = async () => {
-  const r = await t.app.inject({ method: 'POST', url: '/api/v1/routes/plan', headers: { ...tenant.auth, 'content-type': 'application/json' }, payload });
-  if (r.statusCode !== 201) throw new Error(r.body);
+  const r = drivers
+    ? await t.app.inject({ method: 'GET', url: '/api/v1/drivers?page=1&pageSize=20', headers: tenant.auth })
+    : await t.app.inject({ method: 'POST', url: '/api/v1/routes/plan', headers: { ...tenant.auth, 'content-type': 'application/json' }, payload });
+  if (r.statusCode !== (drivers ? 200 : 201)) throw new Error(r.body);
 };
 for (let i = 0; i < 300; i++) await one();
 
@@ -47,7 +52,7 @@ const c = process.cpuUsage(c0);
 const b1 = await backends();
 let db = 0;
 for (const [pid, s] of b1) db += s - (b0.get(pid) ?? 0);
-console.log(JSON.stringify({ fromLog, plans: N, serviceUsPerPlan: Math.round((c.user + c.system) / N), postgresUsPerPlan: Math.round((db * 1e6) / N) }));
+console.log(JSON.stringify({ row: drivers ? 'drivers' : 'plan', fromLog, requests: N, serviceUsPerPlan: Math.round((c.user + c.system) / N), postgresUsPerPlan: Math.round((db * 1e6) / N) }));
 
 if (statements) {
   const { rows } = await admin.query<Record<string, string | number>>(

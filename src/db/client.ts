@@ -291,6 +291,26 @@ class PgliteDatabase implements Database {
   }
 }
 
+/**
+ * The name a statement is prepared under on each connection: the caller's name and a hash of the text, so
+ * that the variants of one statement (a list's filters) are each prepared once and never mistaken for one
+ * another. At most PREPARED_TEXTS texts are prepared; beyond that (a bug: prepared texts must be few and
+ * fixed) statements are sent unprepared rather than filling every connection's memory.
+ */
+function preparedName(base: string, sql: string): string | undefined {
+  let name = preparedNames.get(sql);
+  if (name === undefined) {
+    if (preparedNames.size >= PREPARED_TEXTS) return undefined;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < sql.length; i++) h = Math.imul(h ^ sql.charCodeAt(i), 0x01000193);
+    name = `${base}_${(h >>> 0).toString(36)}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
+}
+const PREPARED_TEXTS = 200;
+const preparedNames = new Map<string, string>();
+
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
   const { default: pg } = await import('pg');
   // Set once per connection rather than per transaction: a statement never runs longer than 15 s; a
@@ -345,7 +365,8 @@ class PostgresDatabase implements Database {
     const client = await this.pool.connect();
     const tx: Tx = {
       async query<R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
-        const res = options?.prepare ? await client.query({ name: options.prepare, text: sql, values: params }) : await client.query(sql, params as unknown[]);
+        const name = options?.prepare ? preparedName(options.prepare, sql) : undefined;
+        const res = name ? await client.query({ name, text: sql, values: params }) : await client.query(sql, params as unknown[]);
         return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
       },
     };

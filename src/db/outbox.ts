@@ -44,6 +44,8 @@ export function emitEvent(tx: Tx, tenantId: string, eventType: string, payload: 
 export interface Statement {
   sql: string;
   params: unknown[];
+  /** A name when the text never changes and it runs on a hot path (QueryOptions.prepare). */
+  prepare?: string;
 }
 
 /**
@@ -64,6 +66,7 @@ async function writeEvent(tx: Tx, main: Statement | null, tenantId: string, even
     `WITH ${main ? `main AS (${main.sql}), ` : ''}e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}) RETURNING 1)
      SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
     [...params, tenantId, id, eventType, JSON.stringify(payload), now],
+    main?.prepare ? { prepare: `${main.prepare}_with_event` } : undefined,
   );
   return id;
 }

@@ -1,4 +1,5 @@
-import { listFilter, selectPage, updateFields } from '../../db/sql.js';
+import { listFilter, updateFields } from '../../db/sql.js';
+import { hoursSourceColumns, type HoursSourceRow, type StoredHosSettings } from '../hos/hos.repository.js';
 import type { Tx } from '../../db/types.js';
 import { iso, isoOrNull } from '../../lib/rows.js';
 
@@ -109,36 +110,45 @@ export interface DriverFilter {
   userId?: string;
 }
 
-export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter, page: number, pageSize: number) {
+/**
+ * A page of drivers (and the total) with what each one's hours now are computed from (hoursSourceColumns)
+ * and the tenant's stored HOS settings, in one statement: the list shows every driver's live hours.
+ */
+export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter, page: number, pageSize: number, hoursParams: [Date, Date]) {
   const { where, params } = listFilter(
     tenantId,
     { status: filter.status, user_id: filter.userId },
     { text: filter.search, columns: ['first_name', 'last_name', "(first_name || ' ' || last_name)", 'license_number', 'truck_number'] },
   );
-  const { rows, total } = await selectPage(
-    tx,
-    {
-      select: 'id, first_name, last_name, license_number, license_state, truck_number, status, current_hours_driven, current_on_duty_time',
-      from: 'drivers',
-      where,
-      orderBy: 'last_name, first_name, id',
-    },
-    params,
-    page,
-    pageSize,
+  if (!Number.isInteger(page) || !Number.isInteger(pageSize) || page < 1 || pageSize < 1) throw new RangeError('invalid page');
+  const n = params.length;
+  const { rows } = await tx.query<Record<string, unknown> & HoursSourceRow & { hos: StoredHosSettings | null }>(
+    `WITH page AS (
+       SELECT id, first_name, last_name, license_number, license_state, truck_number, status, count(*) OVER () AS total
+         FROM drivers WHERE ${where} ORDER BY last_name, first_name, id LIMIT $${n + 3} OFFSET $${n + 4})
+     SELECT p.*, (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos, ${hoursSourceColumns('$1', 'p.id', `$${n + 1}`, `$${n + 2}`)}
+       FROM page p ORDER BY p.last_name, p.first_name, p.id`,
+    [...params, ...hoursParams, pageSize, (page - 1) * pageSize],
+    // Planned once per connection for each filter combination (the driver list is the busiest read).
+    { prepare: 'drivers_page' },
   );
+  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+  // A page past the end has no row to carry the count.
+  if (rows.length === 0 && page > 1) total = (await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM drivers WHERE ${where}`, params)).rows[0]?.n ?? 0;
   return {
     total,
+    hos: rows[0]?.hos ?? null,
     data: rows.map((r) => ({
-      id: r.id as string,
-      firstName: r.first_name as string,
-      lastName: r.last_name as string,
-      licenseNumber: r.license_number as string,
-      licenseState: r.license_state as string,
-      truckNumber: (r.truck_number as string | null) ?? null,
-      status: r.status as DriverStatus,
-      currentHoursDriven: Number(r.current_hours_driven),
-      currentOnDutyTime: Number(r.current_on_duty_time),
+      driver: {
+        id: r.id as string,
+        firstName: r.first_name as string,
+        lastName: r.last_name as string,
+        licenseNumber: r.license_number as string,
+        licenseState: r.license_state as string,
+        truckNumber: (r.truck_number as string | null) ?? null,
+        status: r.status as DriverStatus,
+      },
+      hours: { hours_log: r.hours_log, hours_eld: r.hours_eld, hours_team: r.hours_team },
     })),
   };
 }

@@ -1,5 +1,6 @@
 import type { HosNow } from '../../domain/hos/index.js';
-import { clockSourceOf, currentHoursOf, disagreementOf } from '../hos/hos.service.js';
+import { clockSourceOf, currentHoursOf, disagreementOf, hosNowOfRow, hoursSourceParams } from '../hos/hos.service.js';
+import { ruleSetOf } from '../hos/hos.repository.js';
 import type { Deps } from '../../deps.js';
 import { emitEvent } from '../../db/outbox.js';
 import { timeZoneAt } from '../../domain/planning/local-time.js';
@@ -155,12 +156,11 @@ export function driversService(deps: Deps, ports: Pick<PlanningPorts, 'geocode' 
     async list(ctx: TenantContext, q: { status?: DriverStatus; search?: string; page: number; pageSize: number }) {
       const filter = { status: q.status, search: q.search?.trim() || undefined, userId: ctx.role === 'DRIVER' ? ctx.userId : undefined };
       const now = clock.now().getTime();
-      const { data, total } = await db.tenant(ctx.tenantId, async (tx) => {
-        const page = await listDrivers(tx, ctx.tenantId, filter, q.page, q.pageSize);
-        // Each row's hours are the truth the driver's page shows (hosNow), not a figure cached at the last log entry.
-        const hours = await currentHoursOf(tx, ctx.tenantId, page.data.map((d) => d.id), now);
-        return { total: page.total, data: page.data.map((d) => ({ ...d, ...listHours(hours.get(d.id)!) })) };
-      });
+      const page = await db.tenant(ctx.tenantId, (tx) => listDrivers(tx, ctx.tenantId, filter, q.page, q.pageSize, hoursSourceParams(now)));
+      // Each row's hours are the truth the driver's page shows (hosNow), not a figure cached at the last log entry.
+      const rules = ruleSetOf(page.hos);
+      const data = page.data.map((d) => ({ ...d.driver, ...listHours(hosNowOfRow(rules, d.hours, now)) }));
+      const total = page.total;
       return { data, total, page: q.page, pageSize: q.pageSize };
     },
 

@@ -28,7 +28,8 @@ export interface DutyEvent {
 
 export type RecordStatus = 'ACTIVE' | 'INACTIVE_CHANGED' | 'INACTIVE_CHANGE_REQUESTED' | 'INACTIVE_CHANGE_REJECTED';
 
-function toEvent(r: Record<string, unknown>): DutyEvent {
+/** A duty_status_events row (or its JSON) as the API's DutyEvent. */
+export function toEvent(r: Record<string, unknown>): DutyEvent {
   return {
     id: r.id as string,
     driverId: r.driver_id as string,
@@ -86,15 +87,42 @@ export async function lastDutyEvent(tx: Tx, tenantId: string, driverId: string):
 }
 
 /** The events that matter at `now`: those since `since`, and the one in force at `since`. */
-export async function dutyEventsSince(tx: Tx, tenantId: string, driverId: string, since: Date): Promise<DutyEvent[]> {
-  const { rows } = await tx.query(
-    `(SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND record_status = 'ACTIVE' AND started_at < $3 ORDER BY started_at DESC LIMIT 1)
+/**
+ * The statement behind dutyEventsSince, its parameters named by the caller (tenant, driver, since): the
+ * status in force at `since` and every one after it, in log order. Also part of the plan's context read
+ * (routes.planning.ts), so that a plan from the log costs no more round trips than one with driverState.
+ */
+export const dutyEventsSinceSql = (tenant: string, driver: string, since: string) => /* sql */ `
+     (SELECT * FROM duty_status_events WHERE tenant_id = ${tenant} AND driver_id = ${driver} AND record_status = 'ACTIVE' AND started_at < ${since} ORDER BY started_at DESC LIMIT 1)
      UNION ALL
-     (SELECT * FROM duty_status_events WHERE tenant_id = $1 AND driver_id = $2 AND record_status = 'ACTIVE' AND started_at >= $3)
-     ORDER BY started_at, created_at`,
-    [tenantId, driverId, since],
-  );
+     (SELECT * FROM duty_status_events WHERE tenant_id = ${tenant} AND driver_id = ${driver} AND record_status = 'ACTIVE' AND started_at >= ${since})`;
+
+export async function dutyEventsSince(tx: Tx, tenantId: string, driverId: string, since: Date): Promise<DutyEvent[]> {
+  const { rows } = await tx.query(`${dutyEventsSinceSql('$1', '$2', '$3')} ORDER BY started_at, created_at`, [tenantId, driverId, since]);
   return rows.map(toEvent);
+}
+
+/**
+ * Columns, for a row whose driver id is the SQL expression `driver`, holding what the driver's hours now
+ * are computed from (hosNowOfRow): `hours_log`, the ACTIVE log since `since` with the record in force then
+ * as [status, started_at] pairs in log order; `hours_eld`, the ELD's clocks synced after `eldSince`;
+ * `hours_team`, whether they drive an ACTIVE team route. A page of drivers reads them in its own statement
+ * (one round trip, as the bench's baseline does: issue 28).
+ */
+export const hoursSourceColumns = (tenant: string, driver: string, since: string, eldSince: string) => /* sql */ `
+  (SELECT json_agg(json_build_array(e.status, e.started_at) ORDER BY e.started_at, e.created_at) FROM duty_status_events e
+    WHERE e.tenant_id = ${tenant} AND e.driver_id = ${driver} AND e.record_status = 'ACTIVE'
+      AND (e.started_at >= ${since} OR e.started_at = (SELECT max(x.started_at) FROM duty_status_events x
+                                                        WHERE x.tenant_id = ${tenant} AND x.driver_id = ${driver} AND x.record_status = 'ACTIVE' AND x.started_at < ${since}))) AS hours_log,
+  (SELECT row_to_json(c) FROM driver_eld_clocks c WHERE c.tenant_id = ${tenant} AND c.driver_id = ${driver} AND c.synced_at > ${eldSince}) AS hours_eld,
+  EXISTS (SELECT 1 FROM route_plans r WHERE r.tenant_id = ${tenant} AND r.status = 'ACTIVE' AND r.co_driver_id IS NOT NULL
+             AND (r.driver_id = ${driver} OR r.co_driver_id = ${driver})) AS hours_team`;
+
+/** What hoursSourceColumns read for one driver. */
+export interface HoursSourceRow {
+  hours_log: [DutyStatus, string][] | string | null;
+  hours_eld: Record<string, unknown> | string | null;
+  hours_team: boolean;
 }
 
 /** dutyEventsSince for many drivers at once, by driver (each list in log order). */

@@ -1,13 +1,14 @@
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { hosNow, timelineFromLog, type EldReport, type HosNow } from '../../domain/hos/index.js';
-import { eldClocksOf, eldClocksOfDrivers, type EldClocks } from './eld-clocks.repository.js';
+import { eldClocksOf, eldClocksOfDrivers, toEldClocks, type EldClocks } from './eld-clocks.repository.js';
+import { ELD_CLOCKS_MAX_AGE_MS } from '../../domain/hos/eld-clocks.js';
 import { HOUR_MS, type ClockSnapshot, type DutyPeriod, type DutyStatus, type HosClocks, type RuleSet } from '../../domain/hos/types.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
-import { cacheDriverClocks, dutyEventsOfDrivers, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, type DutyEvent } from './hos.repository.js';
+import { cacheDriverClocks, dutyEventsOfDrivers, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, type DutyEvent, type HoursSourceRow } from './hos.repository.js';
 
 /** Long enough for every cycle (Canada cycle 2: 14 days) and a restart before it. */
 export const HISTORY_DAYS = 16;
@@ -26,9 +27,15 @@ export interface DriverHistory {
 /** The driver's duty timeline up to `now` from the log, clipped to the history the rules need. */
 export async function driverHistory(tx: Tx, tenantId: string, driverId: string, now: number): Promise<DriverHistory> {
   const rules = await tenantRuleSet(tx, tenantId);
-  const since = now - HISTORY_DAYS * 24 * HOUR_MS;
-  const events = await dutyEventsSince(tx, tenantId, driverId, new Date(since));
-  const timeline = timelineFromLog(events.map((e) => ({ status: e.status, at: Date.parse(e.at) })), since, now);
+  return historyFromEvents(rules, await dutyEventsSince(tx, tenantId, driverId, historySince(now)), now);
+}
+
+/** Where the history the rules need begins, for a timeline up to `now`. */
+export const historySince = (now: number): Date => new Date(now - HISTORY_DAYS * 24 * HOUR_MS);
+
+/** driverHistory from events already read (dutyEventsSince's, in log order). */
+export function historyFromEvents(rules: RuleSet, events: DutyEvent[], now: number): DriverHistory {
+  const timeline = timelineFromLog(events.map((e) => ({ status: e.status, at: Date.parse(e.at) })), historySince(now).getTime(), now);
   return { rules, timeline, events };
 }
 
@@ -81,6 +88,18 @@ export async function currentHoursOf(tx: Tx, tenantId: string, driverIds: readon
     out.set(id, hosNow(timeline, r, now, eldReport(eld.get(id) ?? null)));
   }
   return out;
+}
+
+/** The parameters hoursSourceColumns' `since` and `eldSince` stand for, for hours at `now`. */
+export const hoursSourceParams = (now: number): [Date, Date] => [historySince(now), new Date(now - ELD_CLOCKS_MAX_AGE_MS)];
+
+/** A driver's hours now (hosNow, as currentHoursOf answers them) from the columns hoursSourceColumns read. */
+export function hosNowOfRow(rules: RuleSet, row: HoursSourceRow, now: number): HosNow {
+  const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  const log = (row.hours_log === null ? [] : parse(row.hours_log)).map(([status, at]) => ({ status, at: Date.parse(at) }));
+  const eld = row.hours_eld === null ? null : toEldClocks(parse(row.hours_eld));
+  const r = row.hours_team ? { ...rules, options: { ...rules.options, teamDriving: true } } : rules;
+  return hosNow(timelineFromLog(log, historySince(now).getTime(), now), r, now, eldReport(eld));
 }
 
 async function driversOnActiveTeamRoutes(tx: Tx, tenantId: string, driverIds: readonly string[]): Promise<Set<string>> {

@@ -18,8 +18,8 @@ import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { KNOWN_LOCATION_COLUMNS, knownLocationOf } from '../drivers/driver-locations.js';
 import { findDriver, toDriver, type DriverRecord } from '../drivers/drivers.repository.js';
-import { driverHistory } from '../hos/hos.service.js';
-import { ruleSetOf, type StoredHosSettings } from '../hos/hos.repository.js';
+import { driverHistory, historyFromEvents, historySince } from '../hos/hos.service.js';
+import { dutyEventsSinceSql, ruleSetOf, toEvent, type StoredHosSettings } from '../hos/hos.repository.js';
 import { distanceWarning } from './distance-warning.js';
 import type { FuelPriceAnswer, PlanningPorts } from './planning-ports.js';
 import { changeLoadStatus, findLoadForPlan, findVehicleForPlan, REST_SITE_TYPES_SQL, toRestSite, type LoadForPlan, type RestSiteRow } from './routes.related.js';
@@ -84,6 +84,7 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
     booked: BookedRow[] | string;
     whereabouts: { id: string; name: string; known: Record<string, unknown> }[] | string;
     truck: string | null;
+    events: Record<string, unknown>[] | string;
   }>(
     `SELECT (SELECT to_jsonb(d) FROM drivers d WHERE d.tenant_id = $1 AND d.id = $2) AS driver,
             (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos,
@@ -121,8 +122,11 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
               WHERE d.tenant_id = $1 AND d.id = ANY($3::text[])) AS whereabouts,
             -- The driver's own truck, for a plan that names no vehicle.
             (SELECT v.id FROM drivers d JOIN vehicles v ON v.tenant_id = d.tenant_id AND upper(v.unit_number) = upper(d.truck_number) AND v.status = 'ACTIVE'
-              WHERE d.tenant_id = $1 AND d.id = $2 AND $4::boolean) AS truck`,
-    [tenantId, body.driverId, assignees, body.vehicleId === undefined, new Date(departure)],
+              WHERE d.tenant_id = $1 AND d.id = $2 AND $4::boolean) AS truck,
+            -- The driver's log since the history the rules need ($6), for a plan without driverState ($7).
+            (SELECT coalesce(json_agg(e ORDER BY e.started_at, e.created_at), '[]'::json)
+               FROM (${dutyEventsSinceSql('$1', '$2', '$6')}) e WHERE $7::boolean) AS events`,
+    [tenantId, body.driverId, assignees, body.vehicleId === undefined, new Date(departure), historySince(departure), !body.driverState],
     // Planned once per connection: planning this statement cost PostgreSQL ~5 ms, more than running it.
     { prepare: 'plan_context' },
   );
@@ -131,10 +135,10 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
   const vehicleId = body.vehicleId ?? row.truck ?? undefined;
   const vehicle = vehicleId ? await assignableVehicle(tx, tenantId, vehicleId) : null;
   const load = body.loadId ? await assignableLoad(tx, tenantId, body.loadId) : null;
-  const history = body.driverState ? null : await driverHistory(tx, tenantId, driver.id, departure);
+  const rules = ruleSetOf(row.hos);
+  const history = body.driverState ? null : historyFromEvents(rules, parseJson(row.events).map(toEvent), departure);
   const coDriver = body.coDriverId ? await assignableCoDriver(tx, tenantId, body.coDriverId, driver.id) : null;
   const coHistory = coDriver && !body.coDriverState ? await driverHistory(tx, tenantId, coDriver.id, departure) : null;
-  const rules = history?.rules ?? ruleSetOf(row.hos);
   const sites: RestSite[] = row.sites.map(toRestSite);
   const booked = parseJson<BookedRow[]>(row.booked).map(toBookedRoute);
   const whereabouts = new Map(parseJson<{ id: string; name: string; known: Record<string, unknown> }[]>(row.whereabouts).map((w) => [w.id, { name: w.name, known: knownLocationOf(w.known) }]));

@@ -99,6 +99,7 @@ export function routeInsert(tenantId: string, r: NewRoute, now: Date): { stateme
     sql: `INSERT INTO route_plans (tenant_id, id, driver_id, vehicle_id, load_id, status, departure_time, arrival_time, distance_method,
                               request, summary, stops, segments, created_by, created_at, updated_at, co_driver_id)
      VALUES ($1, $2, $3, $4, $5, 'PLANNED', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)`,
+    prepare: 'route_insert',
     params: [
       tenantId,
       r.id,
