@@ -24,7 +24,7 @@ const tenant = await createTenant(t.app);
 const driver = await createDriver(t.app, tenant.auth);
 // ROW=drivers: the driver list's page 1 of 20 of 200 drivers (the bench's read row) instead of a plan.
 const drivers = process.env.ROW === 'drivers';
-if (drivers) for (let i = 1; i < 200; i++) await createDriver(t.app, tenant.auth);
+if (drivers || process.env.DRIVERS_200 === '1') for (let i = 1; i < 200; i++) await createDriver(t.app, tenant.auth);
 const payload = planBody(driver.id, { fromLog });
 const one = async () => {
   const r = drivers

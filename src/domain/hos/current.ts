@@ -74,14 +74,36 @@ const minutes = (hours: number) => Math.round(hours * 60);
 export function hosNow(timeline: readonly DutyPeriod[], rules: RuleSet, now: number, eld: EldReport | null): HosNow {
   const log = evaluate(timeline, rules, now);
   if (eld === null) {
-    return { ...log, logClocks: log.clocks, source: { kind: 'LOG', vendor: null, name: 'the duty-status log', syncedAt: null }, disagreement: null };
+    // The explanation stays unwritten until it is read (evaluateState).
+    return {
+      clocks: log.clocks,
+      violations: log.violations,
+      nextRest: log.nextRest,
+      get explanation() {
+        return log.explanation;
+      },
+      logClocks: log.clocks,
+      source: { kind: 'LOG', vendor: null, name: 'the duty-status log', syncedAt: null },
+      disagreement: null,
+    };
   }
   const lim = limitsOf(rules);
   const clocks = clocksFromEld(eld.reported, lim, log.clocks, now);
   const source: ClockSource = { kind: 'ELD', vendor: eld.vendor, name: vendorName(eld.vendor), syncedAt: eld.reported.syncedAt };
   const disagreement = disagreementOf(clocks, log.clocks, source.name);
   const nextRest = restFromClocks(clocks, lim);
-  return { clocks, violations: log.violations, nextRest, explanation: explainEld(clocks, lim, source, nextRest, disagreement), logClocks: log.clocks, source, disagreement };
+  let explanation: string[] | undefined;
+  return {
+    clocks,
+    violations: log.violations,
+    nextRest,
+    get explanation() {
+      return (explanation ??= explainEld(clocks, lim, source, nextRest, disagreement));
+    },
+    logClocks: log.clocks,
+    source,
+    disagreement,
+  };
 }
 
 /** The remaining clocks on which the ELD and the log differ by more than DISAGREEMENT_MINUTES, and the sentence that says so. */

@@ -74,8 +74,21 @@ export function replay(timeline: readonly DutyPeriod[], rules: RuleSet, at?: num
   return s;
 }
 
+/**
+ * The clocks, violations and next rest at a state; the explanation is written when it is first read (most
+ * readers — a list of drivers, a plan's start — never read it, and writing its times in words costs more
+ * than the rest of the evaluation).
+ */
 export function evaluateState(s: HosState): HosEvaluation {
-  return { clocks: clocksFrom(s), violations: violationsFrom(s), nextRest: nextRestOf(s), explanation: explain(s) };
+  let explanation: string[] | undefined;
+  return {
+    clocks: clocksFrom(s),
+    violations: violationsFrom(s),
+    nextRest: nextRestOf(s),
+    get explanation() {
+      return (explanation ??= explain(s));
+    },
+  };
 }
 
 export function evaluate(timeline: readonly DutyPeriod[], rules: RuleSet, at: number): HosEvaluation {

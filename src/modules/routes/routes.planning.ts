@@ -117,9 +117,11 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
                          SELECT u.* FROM (${endedBy('driver_id')} UNION ALL ${endedBy('co_driver_id')}) u
                           ORDER BY u.arrival_time DESC LIMIT 1) e
                      ) x GROUP BY x.id) c) AS booked,
+            -- Each assignee looked up by its key (LATERAL with LIMIT 1, never flattened: the cached generic plan cannot know how many there are and would read every driver).
             (SELECT coalesce(jsonb_agg(jsonb_build_object('id', d.id, 'name', d.first_name || ' ' || d.last_name, 'known', to_jsonb(k))), '[]'::jsonb)
-               FROM drivers d CROSS JOIN LATERAL (SELECT ${KNOWN_LOCATION_COLUMNS}) k
-              WHERE d.tenant_id = $1 AND d.id = ANY($3::text[])) AS whereabouts,
+               FROM unnest($3::text[]) AS a (id)
+               CROSS JOIN LATERAL (SELECT * FROM drivers d WHERE d.tenant_id = $1 AND d.id = a.id LIMIT 1) d
+               CROSS JOIN LATERAL (SELECT ${KNOWN_LOCATION_COLUMNS}) k) AS whereabouts,
             -- The driver's own truck, for a plan that names no vehicle.
             (SELECT v.id FROM drivers d JOIN vehicles v ON v.tenant_id = d.tenant_id AND upper(v.unit_number) = upper(d.truck_number) AND v.status = 'ACTIVE'
               WHERE d.tenant_id = $1 AND d.id = $2 AND $4::boolean) AS truck,
