@@ -8,6 +8,7 @@
 #   OUTSIDE_DB=postgres OUTSIDE_SECONDS=20 bench/outside.sh
 #   OUTSIDE_STATEMENTS=1 …    each row's statements from pg_stat_statements (the extension loaded)
 #   OUTSIDE_CPU_PROF=dir …    the service's CPU profile (node --cpu-prof) written to dir at its exit
+#   OUTSIDE_NODE_FLAGS="…"    the service's node flags instead of npm start's (V8 settings compared)
 #
 # Needs wrk, curl, jq and psql (apt install wrk jq curl postgresql-client). API keys keep their real hourly
 # limit (production keys, 10,000 an hour): the wrk script rotates through OUTSIDE_KEYS keys, using each for
@@ -21,7 +22,7 @@ PG_URL=${BENCH_DATABASE_URL:-${TEST_DATABASE_URL:-}}
 DBS=${OUTSIDE_DB:-$([ -n "$PG_URL" ] && echo "postgres pglite" || echo pglite)}
 BASE=http://127.0.0.1:$PORT
 WORK=$(mktemp -d)
-FLAGS=$(node -e "const s=require('./package.json').scripts.start; console.log(s.slice(s.indexOf('exec node ')+10, s.indexOf('dist/main.js')).trim())")
+FLAGS=${OUTSIDE_NODE_FLAGS:-}; [ -n "$FLAGS" ] || FLAGS=$(node -e "const s=require('./package.json').scripts.start; console.log(s.slice(s.indexOf('exec node ')+10, s.indexOf('dist/main.js')).trim())")
 for tool in wrk curl jq psql; do command -v $tool >/dev/null || { echo "bench/outside.sh needs $tool" >&2; exit 2; }; done
 [ -f dist/main.js ] || { echo "run npm run build first" >&2; exit 2; }
 
@@ -70,7 +71,8 @@ EOF
   errors=$(grep -c '^non-2xx' "$WORK/out" || true)
   printf '%-44s %9s req/s  p50 %-8s p99 %-8s service %6d µs/req' "$name ($conns conn.)" "$rps" "$p50" "$p99" $(( (s1 - s0) * 1000000 / HZ / reqs ))
   [ -n "${APP_NAME:-}" ] && printf '  PostgreSQL %6d µs/req' $(( (b1 - b0) * 1000000 / HZ / reqs ))
-  printf '  non-2xx %s; keys used %s of %s\n' "$errors" $((USED / 9000 + 1)) "$KEYS"
+  printf '  non-2xx %s; keys used %s of %s; RSS %s MiB (peak %s)\n' "$errors" $((USED / 9000 + 1)) "$KEYS" \
+    "$(awk '/VmRSS/ {print int($2/1024)}' /proc/$PID/status)" "$(awk '/VmHWM/ {print int($2/1024)}' /proc/$PID/status)"
   grep -m3 '^non-2xx' "$WORK/out" || true
   # OUTSIDE_STATEMENTS=1 (PostgreSQL with pg_stat_statements loaded): what each statement cost per request.
   [ -n "${OUTSIDE_STATEMENTS:-}" ] && [ -n "${APP_NAME:-}" ] && psql "$PG_URL" -qAtF' | ' -c "
@@ -123,6 +125,8 @@ EOF
   echo "seeded: 1 organization, $KEYS API keys, 200 drivers; RSS $(awk '/VmRSS/ {print int($2/1024)}' /proc/$PID/status) MiB"
   run_wrk "GET /api/v1/drivers?page=1&pageSize=20" GET "/api/v1/drivers?page=1&pageSize=20" "" 10
   run_wrk "POST /api/v1/routes/plan, clocks from the log" POST /api/v1/routes/plan "$WORK/plan.json" 4
+  sleep 5
+  echo "idle 5 s after the load: RSS $(awk '/VmRSS/ {print int($2/1024)}' /proc/$PID/status) MiB"
   kill $PID; wait $PID 2>/dev/null || true
   [ -n "$SCHEMA" ] && psql "$PG_URL" -qc "SET client_min_messages = warning; DROP SCHEMA $SCHEMA CASCADE" > /dev/null
 done

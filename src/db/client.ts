@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 import type { Client, Pool } from 'pg';
 import { isTenantId } from '../lib/ids.js';
 import { APP_ROLE, type Database, type QueryOptions, type QueryResult, type Tx } from './types.js';
@@ -71,7 +73,9 @@ export function openPglite(dataDir?: string): Promise<PGlite> {
  * checkpoint keeps at most max_wal_size=8MB of old segments for reuse (see PgliteDatabase for when
  * checkpoints happen). On disk the WAL costs disk, not memory, and keeps PostgreSQL's defaults.
  */
-const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB'];
+// plan_cache_mode: a statement prepared by name (QueryOptions.prepare) is planned once, for any parameters,
+// as on PostgreSQL (openPostgres says why); unnamed statements are planned each time as always.
+const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'plan_cache_mode=force_generic_plan'];
 const PGLITE_IN_MEMORY_SETTINGS: readonly string[] = ['max_wal_size=8MB', 'min_wal_size=2MB'];
 const PGLITE_IN_MEMORY_INITDB: readonly string[] = ['--wal-segsize=1'];
 /** WAL written since the last checkpoint past which PgliteDatabase checkpoints. */
@@ -248,11 +252,49 @@ class PgliteDatabase implements Database {
 
   private wrap(tx: { query: PGlite['query'] }): Tx {
     return {
-      async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
-        const res = await tx.query<R>(sql, params as unknown[]);
+      query: async <R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
+        const name = options?.prepare ? preparedName(options.prepare, sql) : undefined;
+        const res = name ? await this.runPrepared<R>(name, sql, params ?? []) : await tx.query<R>(sql, params as unknown[]);
         return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
       },
     };
+  }
+
+  /** Statements prepared in this PGlite's one session: name → the types of their parameters. */
+  private readonly prepared = new Map<string, number[]>();
+
+  /**
+   * A named statement (QueryOptions.prepare) run by the extended protocol against its prepared plan, as
+   * PostgreSQL clients do: PGlite's own query() parses and plans every statement again (its unnamed
+   * statement), which for the plan's context read cost more than running it. Only inside a transaction
+   * (every Tx is), where nothing else runs on the session meanwhile; the messages are PGlite's own
+   * serializers and parsers, and an error ends with Sync like PGlite's query() does.
+   */
+  private async runPrepared<R>(name: string, sql: string, params: unknown[]) {
+    const { protocol, parse } = await import('@electric-sql/pglite');
+    const { serialize } = protocol;
+    const run = (message: Uint8Array) => this.pg.execProtocol(message, { syncToFs: false });
+    const messages: BackendMessage[] = [];
+    try {
+      let types = this.prepared.get(name);
+      if (!types) {
+        messages.push(...(await run(serialize.parse({ name, text: sql }))).messages);
+        types = parse.parseDescribeStatementResults((await run(serialize.describe({ type: 'S', name }))).messages);
+        this.prepared.set(name, types);
+        messages.length = 0;
+      }
+      const values = params.map((v, i) => {
+        if (v === null || v === undefined) return null;
+        const serializer = this.pg.serializers[types![i]!];
+        return serializer ? serializer(v) : String(v);
+      });
+      messages.push(...(await run(serialize.bind({ statement: name, values }))).messages);
+      messages.push(...(await run(serialize.describe({ type: 'P' }))).messages);
+      messages.push(...(await run(serialize.execute({}))).messages);
+    } finally {
+      messages.push(...(await run(serialize.sync())).messages);
+    }
+    return parse.parseResults(messages, this.pg.parsers)[0] as unknown as { rows: R[]; affectedRows?: number };
   }
 
   tenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
