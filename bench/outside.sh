@@ -9,6 +9,7 @@
 #   OUTSIDE_STATEMENTS=1 …    each row's statements from pg_stat_statements (the extension loaded)
 #   OUTSIDE_CPU_PROF=dir …    the service's CPU profile (node --cpu-prof) written to dir at its exit
 #   OUTSIDE_NODE_FLAGS="…"    the service's node flags instead of npm start's (V8 settings compared)
+#   OUTSIDE_ROWS="plan"       which rows (default "list plan")
 #
 # Needs wrk, curl, jq and psql (apt install wrk jq curl postgresql-client). API keys keep their real hourly
 # limit (production keys, 10,000 an hour): the wrk script rotates through OUTSIDE_KEYS keys, using each for
@@ -123,8 +124,8 @@ for DB in $DBS; do
 EOF
   USED=0
   echo "seeded: 1 organization, $KEYS API keys, 200 drivers; RSS $(awk '/VmRSS/ {print int($2/1024)}' /proc/$PID/status) MiB"
-  run_wrk "GET /api/v1/drivers?page=1&pageSize=20" GET "/api/v1/drivers?page=1&pageSize=20" "" 10
-  run_wrk "POST /api/v1/routes/plan, clocks from the log" POST /api/v1/routes/plan "$WORK/plan.json" 4
+  case " ${OUTSIDE_ROWS:-list plan} " in *" list "*) run_wrk "GET /api/v1/drivers?page=1&pageSize=20" GET "/api/v1/drivers?page=1&pageSize=20" "" 10 ;; esac
+  case " ${OUTSIDE_ROWS:-list plan} " in *" plan "*) run_wrk "POST /api/v1/routes/plan, clocks from the log" POST /api/v1/routes/plan "$WORK/plan.json" 4 ;; esac
   sleep 5
   echo "idle 5 s after the load: RSS $(awk '/VmRSS/ {print int($2/1024)}' /proc/$PID/status) MiB"
   kill $PID; wait $PID 2>/dev/null || true

@@ -55,16 +55,21 @@ const KEYS_PER_TENANT = Number(process.env.BENCH_KEYS ?? 60);
 const REQUESTS_PER_KEY = 9_000;
 
 const PAGE_PATH = '/api/v1/drivers?page=1&pageSize=20';
+/** The plan row with the request integrators send (no driverState): the row the plan targets are judged on. */
+const PLAN_FROM_LOG_LABEL = 'POST /routes/plan, clocks from log';
 /**
- * The targets (issue 18): the driver list at 0.9 of its baseline with p99 < 10 ms on PostgreSQL; the plan endpoint's
- * server CPU per plan within 4 × the in-process planner's, and ≥ 700 plans/s on PostgreSQL, ≥ 300 on PGlite; the planner
- * ≥ 12,000 plans/s; idle memory ≤ 150 MiB on PostgreSQL, ≤ 300 MiB on PGlite in memory; growth ≤ 50 MiB over the load.
+ * The targets (issues 18 and 28): the driver list at 0.9 of its baseline with p99 < 10 ms on PostgreSQL; the plan
+ * endpoint with the request integrators send (clocks from the log) ≥ 700 plans/s on PostgreSQL, ≥ 300 on PGlite, its
+ * service CPU per plan ≤ 1 ms and, on PostgreSQL, its backends' CPU per plan ≤ 1 ms (issue 28 withdrew "≤ 4 × the
+ * planner's"); the planner ≥ 12,000 plans/s; idle memory ≤ 150 MiB on PostgreSQL, ≤ 300 MiB on PGlite in memory;
+ * growth ≤ 50 MiB over the load.
  */
 const TARGET = {
   ratio: 0.9,
   p99Ms: 10,
   plansPerSecond: 12_000,
-  planCpuMultiple: 4,
+  planServiceCpuUs: 1_000,
+  planDatabaseCpuUs: 1_000,
   planRps: { postgres: 700, pglite: 300 },
   rssPgliteMiB: 300,
   rssPostgresMiB: 150,
@@ -351,7 +356,7 @@ async function benchDatabase(db: DbTarget, buildDir: string, runDir: string): Pr
         { label: 'GET /api/v1/drivers', auth: 'bearer', app: combine(runs.bearer.app), baseline: combine(runs.bearer.baseline) },
         { label: 'POST /api/v1/drivers', auth: 'API key', app: combine(runs.write.app), baseline: combine(runs.write.baseline) },
         { label: 'POST /api/v1/routes/plan', auth: 'API key', app: combine(runs.plan) },
-        { label: 'POST /routes/plan, clocks from log', auth: 'API key', app: combine(runs.planFromLog) },
+        { label: PLAN_FROM_LOG_LABEL, auth: 'API key', app: combine(runs.planFromLog) },
       ],
       memory,
     };
@@ -514,16 +519,22 @@ function verdicts(results: DbResult[], planner: PlannerFigures): Verdict[] {
   }
   for (const r of results) {
     const name = r.db.key === 'pglite' ? 'PGlite' : 'PostgreSQL';
-    const plan = r.rows.find((x) => x.label === 'POST /api/v1/routes/plan')!.app;
-    const plannerUs = 1e6 / Math.min(planner.plansPerSecond, planner.variedPlansPerSecond);
-    const cpuUs = plan.cpuUs;
+    // Judged on the request integrators send: no driverState, the clocks from the driver's log.
+    const plan = r.rows.find((x) => x.label === PLAN_FROM_LOG_LABEL)!.app;
     out.push({
-      what: `POST /routes/plan server CPU per plan ≤ ${TARGET.planCpuMultiple} × the planner's (${fmt(plannerUs)} µs), ${name}`,
-      figure: cpuUs === undefined ? 'not measured' : `${fmt(cpuUs)} µs (${fmt(cpuUs / plannerUs, 1)} ×)`,
-      met: cpuUs === undefined ? undefined : cpuUs <= TARGET.planCpuMultiple * plannerUs,
+      what: `POST /routes/plan (clocks from the log) service CPU per plan ≤ ${fmt(TARGET.planServiceCpuUs)} µs, ${name}`,
+      figure: plan.cpuUs === undefined ? 'not measured' : `${fmt(plan.cpuUs)} µs`,
+      met: plan.cpuUs === undefined ? undefined : plan.cpuUs <= TARGET.planServiceCpuUs,
     });
+    if (r.db.key === 'postgres') {
+      out.push({
+        what: `POST /routes/plan (clocks from the log) PostgreSQL CPU per plan ≤ ${fmt(TARGET.planDatabaseCpuUs)} µs`,
+        figure: plan.dbCpuUs === undefined ? 'not measured' : `${fmt(plan.dbCpuUs)} µs`,
+        met: plan.dbCpuUs === undefined ? undefined : plan.dbCpuUs <= TARGET.planDatabaseCpuUs,
+      });
+    }
     const want = TARGET.planRps[r.db.key];
-    out.push({ what: `POST /routes/plan ≥ ${fmt(want)} plans/s at ${PLAN_CONNECTIONS} connections${PLAN_CONNECTIONS === 4 ? '' : ' (target is at 4)'}, ${name}`, figure: `${fmt(plan.rps)} plans/s`, met: plan.rps >= want });
+    out.push({ what: `POST /routes/plan (clocks from the log) ≥ ${fmt(want)} plans/s at ${PLAN_CONNECTIONS} connections${PLAN_CONNECTIONS === 4 ? '' : ' (target is at 4)'}, ${name}`, figure: `${fmt(plan.rps)} plans/s`, met: plan.rps >= want });
   }
   out.push({
     what: `planner ≥ ${fmt(TARGET.plansPerSecond)} plans/s on one core (in process; same input / every input different)`,

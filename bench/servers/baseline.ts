@@ -36,7 +36,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
-import { openPglite } from '../../src/db/client.js';
+import { openPglite, runPreparedPglite } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Database, Tx } from '../../src/db/types.js';
 import { hosNow } from '../../src/domain/hos/current.js';
@@ -94,7 +94,8 @@ const unauthorized = (reply: FastifyReply) => reply.code(401).send({ error: 'Una
 // ---------------------------------------------------------------------------------------------
 // One tenant transaction
 
-type Query = <R>(sql: string, params: unknown[]) => Promise<R[]>;
+/** `name`: run as a statement prepared once per connection and planned generically, as the app runs its driver-list page. */
+type Query = <R>(sql: string, params: unknown[], name?: string) => Promise<R[]>;
 const preamble = (tenantId: string) => `SET LOCAL ROLE fleet_app; SELECT set_config('app.tenant_id', '${tenantId}', true)`;
 
 let inTenant: <T>(tenantId: string, fn: (query: Query) => Promise<T>) => Promise<T>;
@@ -104,13 +105,13 @@ const url = process.env.DATABASE_URL;
 // The same V8 settings as the app's server come from the command line (bench/lib/processes.ts: NODE_FLAGS).
 if (url && /^postgres(ql)?:\/\//.test(url)) {
   const schema = process.env.DATABASE_SCHEMA;
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c statement_timeout=15s${schema ? ` -c search_path=${schema}` : ''}` });
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c statement_timeout=15s -c plan_cache_mode=force_generic_plan${schema ? ` -c search_path=${schema}` : ''}` });
   pool.on('error', () => undefined);
   inTenant = async (tenantId, fn) => {
     const client = await pool.connect();
     try {
       await client.query(`BEGIN; ${preamble(tenantId)}`);
-      const result = await fn(async (sql, params) => (await client.query(sql, params)).rows);
+      const result = await fn(async (sql, params, name) => (name ? await client.query({ name, text: sql, values: params }) : await client.query(sql, params)).rows);
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -128,7 +129,7 @@ if (url && /^postgres(ql)?:\/\//.test(url)) {
   inTenant = (tenantId, fn) =>
     db.transaction(async (tx) => {
       await tx.exec(preamble(tenantId));
-      return fn(async (sql, params) => (await tx.query(sql, params)).rows as never);
+      return fn(async (sql, params, name) => (name ? await runPreparedPglite(db, name, sql, params) : await tx.query(sql, params)).rows as never);
     });
   closeDb = () => db.close();
 }
@@ -202,7 +203,7 @@ app.get('/api/v1/drivers', async (request, reply) => {
   const tenantId = await tenantOf(request);
   if (tenantId === undefined) return unauthorized(reply);
   const now = Date.now();
-  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(PAGE_SQL, [tenantId, new Date(now - HISTORY_DAYS * 24 * 3_600_000), new Date(now - ELD_CLOCKS_MAX_AGE_MS)]));
+  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(PAGE_SQL, [tenantId, new Date(now - HISTORY_DAYS * 24 * 3_600_000), new Date(now - ELD_CLOCKS_MAX_AGE_MS)], 'page'));
   const total = rows.length > 0 ? Number(rows[0]!.total) : 0;
   return { data: rows.map((r) => listItem(r, now)), total, page: 1, pageSize: 20 };
 });

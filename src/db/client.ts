@@ -211,6 +211,45 @@ function runPgliteChild(opts: { dataDir?: string }): Promise<Uint8Array<ArrayBuf
   });
 }
 
+/** Statements prepared in each PGlite's one session: name → the types of their parameters. */
+const preparedPglite = new WeakMap<PGlite, Map<string, number[]>>();
+
+/**
+ * A named statement (QueryOptions.prepare) run by the extended protocol against its prepared plan, as
+ * PostgreSQL clients do: PGlite's own query() parses and plans every statement again (its unnamed
+ * statement), which for the plan's context read cost more than running it. Only inside a transaction
+ * (every Tx is), where nothing else runs on the session meanwhile; the messages are PGlite's own
+ * serializers and parsers, and an error ends with Sync like PGlite's query() does. Exported for the
+ * bench's baseline, which runs its statement the same way.
+ */
+export async function runPreparedPglite<R>(pg: PGlite, name: string, sql: string, params: unknown[]): Promise<{ rows: R[]; affectedRows?: number }> {
+  const { protocol, parse } = await import('@electric-sql/pglite');
+  const { serialize } = protocol;
+  const run = (message: Uint8Array) => pg.execProtocol(message, { syncToFs: false });
+  let prepared = preparedPglite.get(pg);
+  if (!prepared) preparedPglite.set(pg, (prepared = new Map()));
+  const messages: BackendMessage[] = [];
+  try {
+    let types = prepared.get(name);
+    if (!types) {
+      await run(serialize.parse({ name, text: sql }));
+      types = parse.parseDescribeStatementResults((await run(serialize.describe({ type: 'S', name }))).messages);
+      prepared.set(name, types);
+    }
+    const values = params.map((v, i) => {
+      if (v === null || v === undefined) return null;
+      const serializer = pg.serializers[types![i]!];
+      return serializer ? serializer(v) : String(v);
+    });
+    messages.push(...(await run(serialize.bind({ statement: name, values }))).messages);
+    messages.push(...(await run(serialize.describe({ type: 'P' }))).messages);
+    messages.push(...(await run(serialize.execute({}))).messages);
+  } finally {
+    messages.push(...(await run(serialize.sync())).messages);
+  }
+  return parse.parseResults(messages, pg.parsers)[0] as unknown as { rows: R[]; affectedRows?: number };
+}
+
 /**
  * PGlite runs PostgreSQL in single-user mode, where nothing checkpoints by itself: there is no
  * checkpointer process, and the WAL-size trigger (max_wal_size) only fires under a postmaster. Without
@@ -254,48 +293,13 @@ class PgliteDatabase implements Database {
     return {
       query: async <R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>> => {
         const name = options?.prepare ? preparedName(options.prepare, sql) : undefined;
-        const res = name ? await this.runPrepared<R>(name, sql, params ?? []) : await tx.query<R>(sql, params as unknown[]);
+        const res = name ? await runPreparedPglite<R>(this.pg, name, sql, params ?? []) : await tx.query<R>(sql, params as unknown[]);
         return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
       },
     };
   }
 
-  /** Statements prepared in this PGlite's one session: name → the types of their parameters. */
-  private readonly prepared = new Map<string, number[]>();
 
-  /**
-   * A named statement (QueryOptions.prepare) run by the extended protocol against its prepared plan, as
-   * PostgreSQL clients do: PGlite's own query() parses and plans every statement again (its unnamed
-   * statement), which for the plan's context read cost more than running it. Only inside a transaction
-   * (every Tx is), where nothing else runs on the session meanwhile; the messages are PGlite's own
-   * serializers and parsers, and an error ends with Sync like PGlite's query() does.
-   */
-  private async runPrepared<R>(name: string, sql: string, params: unknown[]) {
-    const { protocol, parse } = await import('@electric-sql/pglite');
-    const { serialize } = protocol;
-    const run = (message: Uint8Array) => this.pg.execProtocol(message, { syncToFs: false });
-    const messages: BackendMessage[] = [];
-    try {
-      let types = this.prepared.get(name);
-      if (!types) {
-        messages.push(...(await run(serialize.parse({ name, text: sql }))).messages);
-        types = parse.parseDescribeStatementResults((await run(serialize.describe({ type: 'S', name }))).messages);
-        this.prepared.set(name, types);
-        messages.length = 0;
-      }
-      const values = params.map((v, i) => {
-        if (v === null || v === undefined) return null;
-        const serializer = this.pg.serializers[types![i]!];
-        return serializer ? serializer(v) : String(v);
-      });
-      messages.push(...(await run(serialize.bind({ statement: name, values }))).messages);
-      messages.push(...(await run(serialize.describe({ type: 'P' }))).messages);
-      messages.push(...(await run(serialize.execute({}))).messages);
-    } finally {
-      messages.push(...(await run(serialize.sync())).messages);
-    }
-    return parse.parseResults(messages, this.pg.parsers)[0] as unknown as { rows: R[]; affectedRows?: number };
-  }
 
   tenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const preamble = tenantPreamble(tenantId);

@@ -57,14 +57,24 @@ export function runWithEvent(tx: Tx, statement: Statement, tenantId: string, eve
   return writeEvent(tx, statement, tenantId, eventType, payload, now);
 }
 
+/** writeEvent's statement for each fixed `main` text (and for none), built once. */
+const withEventStatements = new Map<string, string>();
+
 /** The event row and its NOTIFY (pg_notify is NOTIFY as a function) in one statement, after `main` if given. */
 async function writeEvent(tx: Tx, main: Statement | null, tenantId: string, eventType: string, payload: Record<string, unknown>, now: Date): Promise<string> {
   const id = newId('event');
   const params = main?.params ?? [];
   const n = params.length;
+  const key = main?.sql ?? '';
+  let sql = withEventStatements.get(key);
+  if (sql === undefined) {
+    sql = `WITH ${main ? `main AS (${main.sql}), ` : ''}e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}) RETURNING 1)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`;
+    // Texts that are prepared are few and fixed; others are built each time (not kept).
+    if (!main || main.prepare) withEventStatements.set(key, sql);
+  }
   await tx.query(
-    `WITH ${main ? `main AS (${main.sql}), ` : ''}e AS (INSERT INTO outbox_events (tenant_id, id, event_type, payload, created_at) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}) RETURNING 1)
-     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
+    sql,
     [...params, tenantId, id, eventType, JSON.stringify(payload), now],
     main?.prepare ? { prepare: `${main.prepare}_with_event` } : undefined,
   );

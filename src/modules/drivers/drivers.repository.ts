@@ -110,6 +110,9 @@ export interface DriverFilter {
   userId?: string;
 }
 
+/** listDrivers' statement for each filter combination (a handful: status, user, search), built once. */
+const pageStatements = new Map<string, string>();
+
 /**
  * A page of drivers (and the total) with what each one's hours now are computed from (hoursSourceColumns)
  * and the tenant's stored HOS settings, in one statement: the list shows every driver's live hours.
@@ -122,12 +125,17 @@ export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter
   );
   if (!Number.isInteger(page) || !Number.isInteger(pageSize) || page < 1 || pageSize < 1) throw new RangeError('invalid page');
   const n = params.length;
-  const { rows } = await tx.query<Record<string, unknown> & HoursSourceRow & { hos: StoredHosSettings | null }>(
-    `WITH page AS (
+  let sql = pageStatements.get(where);
+  if (sql === undefined) {
+    sql = `WITH page AS (
        SELECT id, first_name, last_name, license_number, license_state, truck_number, status, count(*) OVER () AS total
          FROM drivers WHERE ${where} ORDER BY last_name, first_name, id LIMIT $${n + 3} OFFSET $${n + 4})
      SELECT p.*, (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos, ${hoursSourceColumns('$1', 'p.id', `$${n + 1}`, `$${n + 2}`)}
-       FROM page p ORDER BY p.last_name, p.first_name, p.id`,
+       FROM page p ORDER BY p.last_name, p.first_name, p.id`;
+    pageStatements.set(where, sql);
+  }
+  const { rows } = await tx.query<Record<string, unknown> & HoursSourceRow & { hos: StoredHosSettings | null }>(
+    sql,
     [...params, ...hoursParams, pageSize, (page - 1) * pageSize],
     // Planned once per connection for each filter combination (the driver list is the busiest read).
     { prepare: 'drivers_page' },

@@ -66,27 +66,8 @@ const endedBy = (role: 'driver_id' | 'co_driver_id') => /* sql */ `(SELECT ${BOO
     WHERE r.tenant_id = $1 AND r.status IN ('PLANNED', 'ACTIVE') AND r.${role} = a.id AND r.arrival_time <= $5
     ORDER BY r.arrival_time DESC LIMIT 1)`;
 
-/**
- * Everything the plan needs from the database, read in one short transaction: the driver, vehicle and
- * load (each must exist and be free to assign), the driver's duty history (unless the request gives the
- * driver's state by hand), the tenant's HOS rules and its rest sites, and whether the tenant has a fuel
- * price integration to ask. The driver, the rules, the rest sites and the fuel integrations come in one
- * statement (each statement is a round trip to the database, the largest cost of a plan request after
- * the planner; bench/README.md).
- */
-export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRequest, departure: number) {
-  const assignees = [body.driverId, ...(body.coDriverId ? [body.coDriverId] : [])];
-  const { rows } = await tx.query<{
-    driver: Record<string, unknown> | null;
-    hos: StoredHosSettings | null;
-    sites: RestSiteRow[];
-    fuel_integrations: boolean;
-    booked: BookedRow[] | string;
-    whereabouts: { id: string; name: string; known: Record<string, unknown> }[] | string;
-    truck: string | null;
-    events: Record<string, unknown>[] | string;
-  }>(
-    `SELECT (SELECT to_jsonb(d) FROM drivers d WHERE d.tenant_id = $1 AND d.id = $2) AS driver,
+/** readPlanningContext's statement: one text, built once (it is prepared by name on each connection). */
+const PLAN_CONTEXT_SQL = /* sql */ `SELECT (SELECT to_jsonb(d) FROM drivers d WHERE d.tenant_id = $1 AND d.id = $2) AS driver,
             (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('name', name, 'type', type, 'latitude', latitude, 'longitude', longitude,
                                                           'amenities', amenities, 'fuel_discount_per_gallon', fuel_discount_per_gallon)), '[]'::jsonb)
@@ -127,7 +108,29 @@ export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRe
               WHERE d.tenant_id = $1 AND d.id = $2 AND $4::boolean) AS truck,
             -- The driver's log since the history the rules need ($6), for a plan without driverState ($7).
             (SELECT coalesce(json_agg(e ORDER BY e.started_at, e.created_at), '[]'::json)
-               FROM (${dutyEventsSinceSql('$1', '$2', '$6')}) e WHERE $7::boolean) AS events`,
+               FROM (${dutyEventsSinceSql('$1', '$2', '$6')}) e WHERE $7::boolean) AS events`;
+
+/**
+ * Everything the plan needs from the database, read in one short transaction: the driver, vehicle and
+ * load (each must exist and be free to assign), the driver's duty history (unless the request gives the
+ * driver's state by hand), the tenant's HOS rules and its rest sites, and whether the tenant has a fuel
+ * price integration to ask. The driver, the rules, the rest sites and the fuel integrations come in one
+ * statement (each statement is a round trip to the database, the largest cost of a plan request after
+ * the planner; bench/README.md).
+ */
+export async function readPlanningContext(tx: Tx, tenantId: string, body: PlanRequest, departure: number) {
+  const assignees = [body.driverId, ...(body.coDriverId ? [body.coDriverId] : [])];
+  const { rows } = await tx.query<{
+    driver: Record<string, unknown> | null;
+    hos: StoredHosSettings | null;
+    sites: RestSiteRow[];
+    fuel_integrations: boolean;
+    booked: BookedRow[] | string;
+    whereabouts: { id: string; name: string; known: Record<string, unknown> }[] | string;
+    truck: string | null;
+    events: Record<string, unknown>[] | string;
+  }>(
+    PLAN_CONTEXT_SQL,
     [tenantId, body.driverId, assignees, body.vehicleId === undefined, new Date(departure), historySince(departure), !body.driverState],
     // Planned once per connection: planning this statement cost PostgreSQL ~5 ms, more than running it.
     { prepare: 'plan_context' },
