@@ -28,6 +28,7 @@ for tool in wrk curl jq psql; do command -v $tool >/dev/null || { echo "bench/ou
 [ -f dist/main.js ] || { echo "run npm run build first" >&2; exit 2; }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+sys_ticks() { awk '{print $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 backends() { [ -n "${APP_NAME:-}" ] && psql "$PG_URL" -Atc "SELECT pid FROM pg_stat_activity WHERE application_name = '$APP_NAME'" || true; }
 backend_ticks() { local t=0; for p in $(backends); do t=$((t + $(cpu_ticks "$p"))); done; echo $t; }
 HZ=$(getconf CLK_TCK)
@@ -58,11 +59,11 @@ EOF
   # Requests already sent with the keys, across wrk runs: each key is used for 9,000 requests, then the next.
   KEYS_USED=$USED wrk -t1 -c"$conns" -d2s -s "$WORK/script.lua" "$BASE" > "$WORK/out"
   USED=$((USED + $(awk '/requests in/ {print $1}' "$WORK/out") + conns))
-  local s0 b0 s1 b1
+  local s0 b0 s1 b1 k0 k1
   [ -n "${OUTSIDE_STATEMENTS:-}" ] && psql "$PG_URL" -qAtc "SELECT pg_stat_statements_reset()" > /dev/null
-  s0=$(cpu_ticks "$PID"); b0=$(backend_ticks)
+  s0=$(cpu_ticks "$PID"); b0=$(backend_ticks); k0=$(sys_ticks "$PID")
   KEYS_USED=$USED wrk -t1 -c"$conns" -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/script.lua" "$BASE" > "$WORK/out"
-  s1=$(cpu_ticks "$PID"); b1=$(backend_ticks)
+  s1=$(cpu_ticks "$PID"); b1=$(backend_ticks); k1=$(sys_ticks "$PID")
   local reqs rps p50 p99 errors
   reqs=$(awk '/requests in/ {print $1}' "$WORK/out")
   USED=$((USED + reqs + conns))
@@ -70,7 +71,7 @@ EOF
   p50=$(awk '$1 == "50%" {print $2}' "$WORK/out")
   p99=$(awk '$1 == "99%" {print $2}' "$WORK/out")
   errors=$(grep -c '^non-2xx' "$WORK/out" || true)
-  printf '%-44s %9s req/s  p50 %-8s p99 %-8s service %6d µs/req' "$name ($conns conn.)" "$rps" "$p50" "$p99" $(( (s1 - s0) * 1000000 / HZ / reqs ))
+  printf '%-44s %9s req/s  p50 %-8s p99 %-8s service %6d µs/req (%d in the kernel)' "$name ($conns conn.)" "$rps" "$p50" "$p99" $(( (s1 - s0) * 1000000 / HZ / reqs )) $(( (k1 - k0) * 1000000 / HZ / reqs ))
   [ -n "${APP_NAME:-}" ] && printf '  PostgreSQL %6d µs/req' $(( (b1 - b0) * 1000000 / HZ / reqs ))
   printf '  non-2xx %s; keys used %s of %s; RSS %s MiB (peak %s)\n' "$errors" $((USED / 9000 + 1)) "$KEYS" \
     "$(awk '/VmRSS/ {print int($2/1024)}' /proc/$PID/status)" "$(awk '/VmHWM/ {print int($2/1024)}' /proc/$PID/status)"

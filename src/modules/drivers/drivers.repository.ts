@@ -37,7 +37,8 @@ export interface DriverRecord {
   homeTerminal: HomeTerminal | null;
 }
 
-export function toDriver(r: Record<string, unknown>): DriverRecord {
+/** The columns a driver list shows, from a drivers row. */
+function toListDriver(r: Record<string, unknown>) {
   return {
     id: r.id as string,
     firstName: r.first_name as string,
@@ -45,10 +46,16 @@ export function toDriver(r: Record<string, unknown>): DriverRecord {
     licenseNumber: r.license_number as string,
     licenseState: r.license_state as string,
     truckNumber: (r.truck_number as string | null) ?? null,
+    status: r.status as DriverStatus,
+  };
+}
+
+export function toDriver(r: Record<string, unknown>): DriverRecord {
+  return {
+    ...toListDriver(r),
     phoneNumber: (r.phone_number as string | null) ?? null,
     email: (r.email as string | null) ?? null,
     externalId: (r.external_id as string | null) ?? null,
-    status: r.status as DriverStatus,
     userId: (r.user_id as string | null) ?? null,
     currentHoursDriven: Number(r.current_hours_driven),
     currentOnDutyTime: Number(r.current_on_duty_time),
@@ -147,15 +154,7 @@ export async function listDrivers(tx: Tx, tenantId: string, filter: DriverFilter
     total,
     hos: rows[0]?.hos ?? null,
     data: rows.map((r) => ({
-      driver: {
-        id: r.id as string,
-        firstName: r.first_name as string,
-        lastName: r.last_name as string,
-        licenseNumber: r.license_number as string,
-        licenseState: r.license_state as string,
-        truckNumber: (r.truck_number as string | null) ?? null,
-        status: r.status as DriverStatus,
-      },
+      driver: toListDriver(r),
       hours: { hours_log: r.hours_log, hours_eld: r.hours_eld, hours_team: r.hours_team },
     })),
   };
