@@ -32,13 +32,3 @@ export async function eldClocksOf(tx: Tx, tenantId: string, driverId: string, no
   return rows[0] ? toEldClocks(rows[0]) : null;
 }
 
-/** eldClocksOf for many drivers at once (only those with recent clocks appear). */
-export async function eldClocksOfDrivers(tx: Tx, tenantId: string, driverIds: readonly string[], now: number): Promise<Map<string, EldClocks>> {
-  if (driverIds.length === 0) return new Map();
-  const { rows } = await tx.query<Record<string, unknown>>('SELECT * FROM driver_eld_clocks WHERE tenant_id = $1 AND driver_id = ANY($2::text[]) AND synced_at > $3', [
-    tenantId,
-    [...driverIds],
-    new Date(now - ELD_CLOCKS_MAX_AGE_MS),
-  ]);
-  return new Map(rows.map((r) => [r.driver_id as string, toEldClocks(r)]));
-}

@@ -125,20 +125,13 @@ export interface HoursSourceRow {
   hours_team: boolean;
 }
 
-/** dutyEventsSince for many drivers at once, by driver (each list in log order). */
-export async function dutyEventsOfDrivers(tx: Tx, tenantId: string, driverIds: readonly string[], since: Date): Promise<Map<string, DutyEvent[]>> {
-  const out = new Map<string, DutyEvent[]>(driverIds.map((id) => [id, []]));
-  if (driverIds.length === 0) return out;
-  const { rows } = await tx.query(
-    `SELECT e.* FROM duty_status_events e
-      WHERE e.tenant_id = $1 AND e.driver_id = ANY($2::text[]) AND e.record_status = 'ACTIVE'
-        AND (e.started_at >= $3 OR e.started_at = (SELECT max(x.started_at) FROM duty_status_events x WHERE x.tenant_id = $1 AND x.driver_id = e.driver_id AND x.record_status = 'ACTIVE' AND x.started_at < $3))
-      ORDER BY e.driver_id, e.started_at, e.created_at`,
-    [tenantId, [...driverIds], since],
-  );
-  for (const r of rows) out.get(r.driver_id as string)?.push(toEvent(r));
-  return out;
+/** What hoursSourceColumns read for each of `driverIds`, and the tenant's stored HOS settings, in one statement. */
+export async function hoursSourcesOf(tx: Tx, tenantId: string, driverIds: readonly string[], params: [Date, Date]): Promise<{ hos: StoredHosSettings | null; rows: Map<string, HoursSourceRow> }> {
+  const { rows } = await tx.query<HoursSourceRow & { id: string; hos: StoredHosSettings | null }>(HOURS_SOURCES_SQL, [tenantId, [...driverIds], ...params]);
+  return { hos: rows[0]?.hos ?? null, rows: new Map(rows.map((r) => [r.id, r])) };
 }
+const HOURS_SOURCES_SQL = `SELECT d.id, (SELECT hos FROM tenant_settings WHERE tenant_id = $1) AS hos, ${hoursSourceColumns('$1', 'd.id', '$3', '$4')}
+  FROM unnest($2::text[]) AS d (id)`;
 
 /** The ACTIVE records starting in [from, to), newest first; with `history`, the inactive ones too (each record's history kept: 395.30(c)). */
 export async function listDutyEvents(tx: Tx, tenantId: string, driverId: string, from: Date, to: Date, limit: number, history = false): Promise<DutyEvent[]> {

@@ -1,14 +1,14 @@
 import type { Deps } from '../../deps.js';
 import type { Tx } from '../../db/types.js';
 import { hosNow, timelineFromLog, type EldReport, type HosNow } from '../../domain/hos/index.js';
-import { eldClocksOf, eldClocksOfDrivers, toEldClocks, type EldClocks } from './eld-clocks.repository.js';
+import { eldClocksOf, toEldClocks, type EldClocks } from './eld-clocks.repository.js';
 import { ELD_CLOCKS_MAX_AGE_MS } from '../../domain/hos/eld-clocks.js';
 import { HOUR_MS, type ClockSnapshot, type DutyPeriod, type DutyStatus, type HosClocks, type RuleSet } from '../../domain/hos/types.js';
 import { invalid, invalidState, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { TenantContext } from '../../plugins/context.js';
 import { findDriver, type DriverRecord } from '../drivers/drivers.repository.js';
-import { cacheDriverClocks, dutyEventsOfDrivers, dutyEventsSince, insertDutyEvent, lastDutyEvent, listDutyEvents, tenantRuleSet, type DutyEvent, type HoursSourceRow } from './hos.repository.js';
+import { cacheDriverClocks, dutyEventsSince, hoursSourcesOf, insertDutyEvent, lastDutyEvent, listDutyEvents, ruleSetOf, tenantRuleSet, type DutyEvent, type HoursSourceRow } from './hos.repository.js';
 
 /** Long enough for every cycle (Canada cycle 2: 14 days) and a restart before it. */
 export const HISTORY_DAYS = 16;
@@ -69,25 +69,15 @@ export function snapshotOf(c: Pick<HosClocks, 'hoursDriven' | 'onDutyHours' | 'h
 }
 
 /**
- * The hours of many drivers now, each the same truth GET /drivers/{id}/hos answers (hosNow): one query
- * each for the rule set, the logs, the ELD clocks and the team routes, whatever the number of drivers.
+ * The hours of many drivers now, each the same truth GET /drivers/{id}/hos answers (hosNow): the tenant's
+ * rules and each driver's log, ELD clocks and team route in one statement (hoursSourceColumns), whatever the
+ * number of drivers — what the driver list reads with its page.
  */
 export async function currentHoursOf(tx: Tx, tenantId: string, driverIds: readonly string[], now: number): Promise<Map<string, HosNow>> {
-  const out = new Map<string, HosNow>();
-  if (driverIds.length === 0) return out;
-  const since = now - HISTORY_DAYS * 24 * HOUR_MS;
-  const [rules, events, eld, teams] = [
-    await tenantRuleSet(tx, tenantId),
-    await dutyEventsOfDrivers(tx, tenantId, driverIds, new Date(since)),
-    await eldClocksOfDrivers(tx, tenantId, driverIds, now),
-    await driversOnActiveTeamRoutes(tx, tenantId, driverIds),
-  ];
-  for (const id of driverIds) {
-    const timeline = timelineFromLog((events.get(id) ?? []).map((e) => ({ status: e.status, at: Date.parse(e.at) })), since, now);
-    const r = teams.has(id) ? { ...rules, options: { ...rules.options, teamDriving: true } } : rules;
-    out.set(id, hosNow(timeline, r, now, eldReport(eld.get(id) ?? null)));
-  }
-  return out;
+  if (driverIds.length === 0) return new Map();
+  const { hos, rows } = await hoursSourcesOf(tx, tenantId, driverIds, hoursSourceParams(now));
+  const rules = ruleSetOf(hos);
+  return new Map(driverIds.map((id) => [id, hosNowOfRow(rules, rows.get(id) ?? { hours_log: null, hours_eld: null, hours_team: false }, now)]));
 }
 
 /** The parameters hoursSourceColumns' `since` and `eldSince` stand for, for hours at `now`. */
@@ -100,15 +90,6 @@ export function hosNowOfRow(rules: RuleSet, row: HoursSourceRow, now: number): H
   const eld = row.hours_eld === null ? null : toEldClocks(parse(row.hours_eld));
   const r = row.hours_team ? { ...rules, options: { ...rules.options, teamDriving: true } } : rules;
   return hosNow(timelineFromLog(log, historySince(now).getTime(), now), r, now, eldReport(eld));
-}
-
-async function driversOnActiveTeamRoutes(tx: Tx, tenantId: string, driverIds: readonly string[]): Promise<Set<string>> {
-  const { rows } = await tx.query<{ id: string }>(
-    `SELECT driver_id AS id FROM route_plans WHERE tenant_id = $1 AND status = 'ACTIVE' AND co_driver_id IS NOT NULL AND driver_id = ANY($2::text[])
-     UNION SELECT co_driver_id AS id FROM route_plans WHERE tenant_id = $1 AND status = 'ACTIVE' AND co_driver_id = ANY($2::text[])`,
-    [tenantId, [...driverIds]],
-  );
-  return new Set(rows.map((r) => r.id));
 }
 
 /** Whether the driver drives an ACTIVE route with a co-driver (as its driver or its co-driver). */
