@@ -113,6 +113,7 @@ describeBrowser('the README quickstart on a fresh data directory', () => {
     process.kill(s.child.pid!, 'SIGTERM');
     await s.exited;
     await until(async () => !(await portTaken(s.port)), 'the port to be free', 30_000);
+    await s.outputClosed;
     expect(s.output()).toContain('"msg":"shut down"');
   });
 });

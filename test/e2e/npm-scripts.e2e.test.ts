@@ -45,6 +45,7 @@ describe('npm scripts stop with their process', () => {
       expect(exit.signal === 'SIGTERM' || exit.code === 0 || exit.code === 143, JSON.stringify(exit)).toBe(true);
       await until(() => !running(service[0]!), 'the service process to end', 30_000);
       expect(await portTaken(script.port)).toBe(false);
+      await script.outputClosed;
       if (name === 'start') expect(script.output()).toContain('"msg":"shut down"');
       // A first `npm start` builds the service and the dashboard (what a person's first run does): on a
       // busy CI machine that alone can pass a minute, so the test allows what healthy() allows.

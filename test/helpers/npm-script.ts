@@ -74,6 +74,12 @@ export interface NpmScript {
   healthy(deadlineMs?: number): Promise<void>;
   /** Resolves with npm's exit once it has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Resolves once every process that holds npm's stdout and stderr (npm, and the service it runs, which
+   * inherits them) has closed them: from then on output() holds all they printed. npm's own exit comes
+   * earlier, and the port is freed before the service logs its last line, so neither is enough.
+   */
+  outputClosed: Promise<void>;
   /** SIGKILLs whatever is left (npm and the processes under it) and removes the data directory. */
   cleanUp(): Promise<void>;
 }
@@ -94,6 +100,7 @@ export async function startNpmScript(script: 'start' | 'demo', env: Record<strin
   child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const outputClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   let ended = false;
   void exited.then(() => (ended = true));
   /** npm and every process under it, as last seen (what cleanUp kills, even after npm is gone). */
@@ -109,6 +116,7 @@ export async function startNpmScript(script: 'start' | 'demo', env: Record<strin
     dataDir,
     output: () => out,
     exited,
+    outputClosed,
     async healthy(deadlineMs = 180_000) {
       await until(
         async () => {
