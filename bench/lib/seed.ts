@@ -131,7 +131,8 @@ async function tenant(base: string, adminToken: string, n: number, name: string,
     createdAt: profile.createdAt,
     updatedAt: profile.updatedAt,
   };
-  return { tenantId: reg.tenant.id, token, apiKey: apiKeys[0]!, apiKeys, row };
+  const me = await expectStatus<{ userId: string }>('read the owner', 200, call(base, 'GET', '/api/v1/auth/me', { headers: bearer(token) }));
+  return { tenantId: reg.tenant.id, userId: me.userId, token, apiKey: apiKeys[0]!, apiKeys, row };
 }
 
 /** Both tenants, `drivers` drivers in the read tenant (ten requests at a time), and the baseline's seed. */
@@ -168,7 +169,7 @@ export async function seed(base: string, drivers: number, keysPerTenant = 1): Pr
     read: { tenantId: read.tenantId, token: read.token, apiKey: read.apiKey, apiKeys: read.apiKeys, driverId: rows[0]!.id },
     write: { tenantId: write.tenantId, apiKey: write.apiKey, apiKeys: write.apiKeys },
     baseline: {
-      apiKeys: [...read.apiKeys.map((key) => ({ key, tenantId: read.tenantId })), ...write.apiKeys.map((key) => ({ key, tenantId: write.tenantId }))],
+      apiKeys: [read, write].flatMap((t) => t.apiKeys.map((key) => ({ key, tenantId: t.tenantId, userId: t.userId }))),
       tenants: [read.row, write.row],
       drivers: rows,
     },

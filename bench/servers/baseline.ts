@@ -20,6 +20,8 @@
  *        the hours computed by the same pure code (hosNow);
  *      - POST /api/v1/drivers: the app's INSERT (a new drv_ id, status ACTIVE, created_at = updated_at
  *        = now) RETURNING the full record under the API's names, answered with 201;
+ *      - POST /api/v1/routes/plan (API key; a solo plan computed in process): the app's planning steps
+ *        (src/modules/routes/routes.planning.ts) called straight, in one transaction — see the route below;
  *   4. the same JSON body as the app (the harness checks it before measuring).
  *
  * Database: DATABASE_URL=postgres://… (with DATABASE_SCHEMA): the app's schema and rows, a pool of
@@ -38,7 +40,12 @@ import { jwtVerify } from 'jose';
 import pg from 'pg';
 import { openPglite, runPreparedPglite } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import type { Database, Tx } from '../../src/db/types.js';
+import type { Database, QueryOptions, Tx } from '../../src/db/types.js';
+import type { Config } from '../../src/config.js';
+import { livePlanningPorts } from '../../src/modules/routes/planning-ports.live.js';
+import { fuelOptions, orderedStops, planBookingWarnings, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlanRequest } from '../../src/modules/routes/routes.planning.js';
+import { PLAN_DEFAULTS } from '../../src/modules/routes/routes.schemas.js';
+import type { TenantContext } from '../../src/plugins/context.js';
 import { hosNow } from '../../src/domain/hos/current.js';
 import { timelineFromLog } from '../../src/domain/hos/snapshot.js';
 import type { DutyStatus } from '../../src/domain/hos/types.js';
@@ -67,6 +74,8 @@ const checkedTenant = (id: unknown): string => {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const apiKeys = new Map<string, string>(seed.apiKeys.map((k) => [sha256(k.key), checkedTenant(k.tenantId)]));
+/** The user each key acts for (a route records who planned it): by key hash, like the tenant. */
+const keyUsers = new Map<string, string>(seed.apiKeys.map((k) => [sha256(k.key), k.userId]));
 const verifiedTokens = new Map<string, { tenantId: string; exp: number }>();
 
 async function tenantOf(request: FastifyRequest): Promise<string | undefined> {
@@ -96,6 +105,13 @@ const unauthorized = (reply: FastifyReply) => reply.code(401).send({ error: 'Una
 
 /** `name`: run as a statement prepared once per connection and planned generically, as the app runs its driver-list page. */
 type Query = <R>(sql: string, params: unknown[], name?: string) => Promise<R[]>;
+/** The same transaction as the app's Tx (src/db/types.ts), for the app's planning steps reused below. */
+const asTx = (query: Query): Tx => ({
+  async query<R>(sql: string, params: unknown[] = [], options?: QueryOptions) {
+    const rows = await query<R>(sql, params, options?.prepare);
+    return { rows, rowCount: rows.length };
+  },
+});
 const preamble = (tenantId: string) => `SET LOCAL ROLE fleet_app; SELECT set_config('app.tenant_id', '${tenantId}', true)`;
 
 let inTenant: <T>(tenantId: string, fn: (query: Query) => Promise<T>) => Promise<T>;
@@ -216,6 +232,49 @@ app.post('/api/v1/drivers', async (request, reply) => {
   const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(INSERT_SQL, params));
   // A new driver has no known location yet (as the app answers).
   return reply.code(201).send({ ...rows[0], lastKnownLocation: null });
+});
+
+// POST /api/v1/routes/plan: the same work as the app's routesService.plan for a plan computed in process
+// (haversine_road, no fuel vendor: the bench's and most plans) — one transaction: the planning context's one
+// statement (the app's, prepared by name as the app prepares it), the stops, legs, fuel and planner (the same
+// pure code), the booking warnings, and the route with its route.planned event in one statement (saveRoute) —
+// answered with the JSON saveRoute builds, as the app sends it. No schema validation, no rate limiting, no
+// request logging, no service layers: what the app adds around that work is what app ÷ baseline shows.
+const ports = livePlanningPorts({ osrmUrl: undefined } as unknown as Config);
+const quiet = { log: { warn: () => undefined } } as never;
+
+app.post('/api/v1/routes/plan', async (request, reply) => {
+  const key = request.headers['x-api-key'];
+  const hash = typeof key === 'string' ? sha256(key) : '';
+  const tenantId = apiKeys.get(hash);
+  if (tenantId === undefined) return unauthorized(reply);
+  const ctx = { tenantId, userId: keyUsers.get(hash)! } as TenantContext;
+  const body = request.body as PlanRequest;
+  const now = new Date();
+  const departure = body.departureTime ? Date.parse(body.departureTime) : now.getTime();
+  const opts = body.options ?? {};
+  const saved = await inTenant(tenantId, async (query) => {
+    const tx = asTx(query);
+    const context = await readPlanningContext(tx, tenantId, body, departure);
+    const stops = orderedStops(body.stops, context.load, opts, ports, departure);
+    const road = await roadLegs(quiet, ports, stops, opts.distanceMethod ?? 'haversine_road');
+    const fuel = await fuelOptions(ports, tenantId, opts, context.vehicle, road.legs, context.fuelIntegrations);
+    const plan = planOrExplain({
+      departureTime: departure,
+      stops,
+      legs: road.legs,
+      rules: context.rules,
+      history: body.driverState ? { snapshot: body.driverState } : { timeline: context.history!.timeline },
+      averageSpeedMph: opts.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph,
+      fuel: fuel.options,
+      restSites: context.sites,
+      nameNear: ports.nameNear,
+    });
+    plan.warnings.unshift(...road.warnings, ...fuel.warnings);
+    plan.warnings.push(...planBookingWarnings(context, plan, stops[0]!, ports));
+    return saveRoute(tx, ctx, { driverId: context.driver.id, coDriverId: null, vehicleId: context.vehicle?.id ?? null, loadId: null, distanceMethod: road.distanceMethod, request: body as unknown as Record<string, unknown>, plan }, now);
+  });
+  return reply.code(201).type('application/json; charset=utf-8').send(saved.json);
 });
 
 await listenAndServe(app, closeDb);

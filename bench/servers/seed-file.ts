@@ -6,8 +6,8 @@ import type { TenantRecord } from '../../src/modules/tenants/tenants.repository.
  * harness created through the app's API, and the rows the app holds, read back from its API.
  */
 export interface BenchSeed {
-  /** Raw API keys and their tenants, as created by POST /api/v1/api-keys on the app. */
-  apiKeys: { key: string; tenantId: string }[];
+  /** Raw API keys, their tenants and the users who created them (whom a route planned with the key names as its creator), as created by POST /api/v1/api-keys on the app. */
+  apiKeys: { key: string; tenantId: string; userId: string }[];
   /**
    * The tenants and drivers the app holds. The baseline inserts them only when it has a database of
    * its own (in-memory PGlite lives inside one process); on PostgreSQL it reads the app's rows.
