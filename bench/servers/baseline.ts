@@ -235,13 +235,15 @@ app.post('/api/v1/drivers', async (request, reply) => {
 });
 
 // POST /api/v1/routes/plan: the same work as the app's routesService.plan for a plan computed in process
-// (haversine_road, no fuel vendor: the bench's and most plans) — one transaction: the planning context's one
+// (haversine or haversine_road, no fuel vendor: the bench's and most plans) — one transaction: the planning context's one
 // statement (the app's, prepared by name as the app prepares it), the stops, legs, fuel and planner (the same
 // pure code), the booking warnings, and the route with its route.planned event in one statement (saveRoute) —
 // answered with the JSON saveRoute builds, as the app sends it. No schema validation, no rate limiting, no
 // request logging, no service layers: what the app adds around that work is what app ÷ baseline shows.
 const ports = livePlanningPorts({ osrmUrl: undefined } as unknown as Config);
 const quiet = { log: { warn: () => undefined } } as never;
+/** The plans' default distance method, as the app's config reads it (DISTANCE_METHOD, default haversine). */
+const defaultDistanceMethod = (process.env.DISTANCE_METHOD ?? 'haversine') as 'haversine' | 'haversine_road';
 
 app.post('/api/v1/routes/plan', async (request, reply) => {
   const key = request.headers['x-api-key'];
@@ -257,7 +259,7 @@ app.post('/api/v1/routes/plan', async (request, reply) => {
     const tx = asTx(query);
     const context = await readPlanningContext(tx, tenantId, body, departure);
     const stops = orderedStops(body.stops, context.load, opts, ports, departure);
-    const road = await roadLegs(quiet, ports, stops, opts.distanceMethod ?? 'haversine_road');
+    const road = await roadLegs(quiet, ports, stops, opts.distanceMethod ?? defaultDistanceMethod);
     const fuel = await fuelOptions(ports, tenantId, opts, context.vehicle, road.legs, context.fuelIntegrations);
     const plan = planOrExplain({
       departureTime: departure,

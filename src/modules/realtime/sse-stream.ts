@@ -23,6 +23,20 @@ export function sseFrame(name: string, data: unknown, id?: number): string {
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/**
+ * Each message's frame, made once: a live event goes to every stream of its tenant (up to the per-tenant
+ * cap), and serializing its data once per stream was most of the fan-out's CPU (bench/events.ts).
+ */
+const frames = new WeakMap<RealtimeMessage, string>();
+function frameOf(m: RealtimeMessage): string {
+  let frame = frames.get(m);
+  if (frame === undefined) {
+    frame = sseFrame(m.name, m.data, m.seq);
+    frames.set(m, frame);
+  }
+  return frame;
+}
+
 /** How many stream positions a stream remembers having sent, to drop repeats (replay seam, republished events). */
 const REMEMBERED = 2048;
 
@@ -119,7 +133,7 @@ export class SseStream {
     this.sent.add(m.seq);
     if (this.sent.size > REMEMBERED) this.sent.delete(this.sent.values().next().value!);
     if (m.seq > this.highest) this.highest = m.seq;
-    this.write(sseFrame(m.name, m.data, m.seq));
+    this.write(frameOf(m));
   }
 
   private write(text: string): void {

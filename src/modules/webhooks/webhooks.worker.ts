@@ -143,12 +143,24 @@ export class WebhookDeliveryWorker implements Worker {
     const finished: AttemptOutcome[] = [];
     let claimedTotal = 0;
     let drained = false;
-    const record = async () => {
-      if (finished.length === 0) return;
+    // Finished attempts are recorded one group after another, beside the claiming and the sending (the
+    // pool is refilled while a group is written, not after: bench/events.ts). A group that cannot be
+    // written ends the claiming; runOnce throws that error once the attempts in flight are done, and the
+    // deliveries not recorded are sent again when their lease runs out (at least once).
+    let recording: Promise<void> = Promise.resolve();
+    let recordFailed = false;
+    const record = (): Promise<void> => {
+      if (finished.length === 0) return recording;
       const outcomes = finished.splice(0);
-      const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
-      for (const o of outcomes) this.held.delete(`${o.tenantId}|${o.deliveryId}`);
-      for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
+      recording = recording.then(async () => {
+        const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
+        for (const o of outcomes) this.held.delete(`${o.tenantId}|${o.deliveryId}`);
+        for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
+      });
+      recording.catch(() => {
+        recordFailed = true;
+      });
+      return recording;
     };
     const start = (work: Promise<AttemptOutcome>) => {
       const p: Promise<void> = work.then(
@@ -160,7 +172,7 @@ export class WebhookDeliveryWorker implements Worker {
     };
     while (true) {
       const free = this.opts.concurrency - inFlight.size;
-      if (stopping?.aborted) drained = true;
+      if (stopping?.aborted || recordFailed) drained = true;
       if (!drained && free > 0 && claimedTotal < this.opts.maxPerPass) {
         const take = Math.min(free, this.opts.batch, this.opts.maxPerPass - claimedTotal);
         const lease = new Date(now.getTime() + this.opts.leaseMs);
@@ -178,7 +190,7 @@ export class WebhookDeliveryWorker implements Worker {
       if (inFlight.size === 0) break;
       await Promise.race(inFlight);
       // Record in groups while the pool is busy; at once when it runs low (nothing more to claim).
-      if (finished.length >= RECORD_EVERY || drained) await record();
+      if (finished.length >= RECORD_EVERY || drained) void record();
     }
     await record();
     return claimedTotal;
