@@ -16,7 +16,8 @@
  * signatures checked. Baseline: bench/servers/webhook-sender.ts sends the same number of signed POSTs
  * to the same receiver at the worker's concurrency, with no database.
  *
- *   npm run build && npx tsx bench/events.ts     (TEST_DATABASE_URL for the webhook half)
+ *   npm run build && npx tsx bench/events.ts     (TEST_DATABASE_URL for the webhook half; BENCH_CPU_PROF=dir
+ *   profiles the fan-out's app process)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -42,6 +43,8 @@ const STREAMS = 10;
 const ROUNDS = intEnv('BENCH_FANOUT_ROUNDS', 5);
 const WEBHOOK_EVENTS = intEnv('BENCH_WEBHOOK_EVENTS', 4000);
 const WAIT_MS = 120_000;
+/** BENCH_CPU_PROF=dir: the fan-out's app process writes a V8 CPU profile there when it stops. */
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** Issue 28's targets (they were 50 ms and 500/s). */
 export const FANOUT_TARGET_P99_MS = 25;
 export const WEBHOOK_TARGET_PER_SECOND = 2000;
@@ -163,7 +166,7 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
     ...dbEnv,
     PROCESS_ROLES: 'migrate,api,worker',
     MONITORING_INTERVAL_SECONDS: '5',
-  }, '/api/v1/health');
+  }, '/api/v1/health', CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []);
   const streams: http.ClientRequest[] = [];
   try {
     const base = app.url;
