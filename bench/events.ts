@@ -17,7 +17,7 @@
  * to the same receiver at the worker's concurrency, with no database.
  *
  *   npm run build && npx tsx bench/events.ts     (TEST_DATABASE_URL for the webhook half; BENCH_CPU_PROF=dir
- *   profiles the fan-out's app process)
+ *   profiles the fan-out's app process and the webhook worker)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -43,7 +43,7 @@ const STREAMS = 10;
 const ROUNDS = intEnv('BENCH_FANOUT_ROUNDS', 5);
 const WEBHOOK_EVENTS = intEnv('BENCH_WEBHOOK_EVENTS', 4000);
 const WAIT_MS = 120_000;
-/** BENCH_CPU_PROF=dir: the fan-out's app process writes a V8 CPU profile there when it stops. */
+/** BENCH_CPU_PROF=dir: the fan-out's app process and the webhook worker process write V8 CPU profiles there when they stop. */
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** Issue 28's targets (they were 50 ms and 500/s). */
 export const FANOUT_TARGET_P99_MS = 25;
@@ -292,7 +292,7 @@ export async function benchWebhooks(buildDir: string, pgUrl: string): Promise<We
     });
     const expected = Math.min(WEBHOOK_EVENTS, drivers.length * perDriver);
     // The worker process: dispatch, fan-out and delivery of all of them.
-    worker = spawn(process.execPath, [...NODE_FLAGS, path.join(buildDir, 'src', 'main.js')], {
+    worker = spawn(process.execPath, [...NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), path.join(buildDir, 'src', 'main.js')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env, PROCESS_ROLES: 'worker', PORT: '0' },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -304,6 +304,12 @@ export async function benchWebhooks(buildDir: string, pgUrl: string): Promise<We
       await sleep(50);
     }
     const appArrivals = rx.arrivals.splice(0);
+    if (CPU_PROF) {
+      // Stopped as a service is (SIGTERM), so that V8 writes its profile.
+      const ended = new Promise((r) => worker!.once('exit', r));
+      worker.kill('SIGTERM');
+      await ended;
+    }
     const appSeconds = (appArrivals[appArrivals.length - 1]!.at - appArrivals[0]!.at) / 1000;
     let signaturesChecked = 0;
     for (const a of appArrivals.filter((_, i) => i % 50 === 0)) {

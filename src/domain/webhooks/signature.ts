@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
  * The two signatures each delivery carries.
@@ -11,11 +11,30 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * keyed by {@link standardKey}.
  */
 export function serviceSignature(secret: string, timestamp: number, body: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${body}`).digest('hex');
+  return createHmac('sha256', hmacKey('service', secret)).update(`${timestamp}.${body}`).digest('hex');
 }
 
 export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
-  return `v1,${createHmac('sha256', standardKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', hmacKey('standard', secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/**
+ * Each secret's HMAC keys as KeyObjects, made once: given raw bytes, `createHmac` spends ~40 µs a call
+ * checking whether they are a KeyObject or a CryptoKey (two thrown and caught errors on Node 24, dearer the
+ * deeper the stack) — most of a webhook worker's signing cost (bench/README.md, issue 28). At most
+ * HMAC_KEYS_KEPT secrets are kept (a worker signs for the webhooks it delivers to); then the map starts over.
+ */
+const HMAC_KEYS_KEPT = 1024;
+const hmacKeys = new Map<string, KeyObject>();
+function hmacKey(kind: 'service' | 'standard', secret: string): KeyObject {
+  const id = `${kind}:${secret}`;
+  let key = hmacKeys.get(id);
+  if (key === undefined) {
+    if (hmacKeys.size >= HMAC_KEYS_KEPT) hmacKeys.clear();
+    key = createSecretKey(kind === 'service' ? Buffer.from(secret, 'utf8') : standardKey(secret));
+    hmacKeys.set(id, key);
+  }
+  return key;
 }
 
 export const STANDARD_PREFIX = 'whsec_';
