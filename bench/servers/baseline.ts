@@ -43,8 +43,7 @@ import { migrate } from '../../src/db/migrate.js';
 import type { Database, QueryOptions, Tx } from '../../src/db/types.js';
 import type { Config } from '../../src/config.js';
 import { livePlanningPorts } from '../../src/modules/routes/planning-ports.live.js';
-import { fuelOptions, orderedStops, planBookingWarnings, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlanRequest } from '../../src/modules/routes/routes.planning.js';
-import { PLAN_DEFAULTS } from '../../src/modules/routes/routes.schemas.js';
+import { fuelOptions, orderedStops, planBookingWarnings, planInputOf, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlanRequest } from '../../src/modules/routes/routes.planning.js';
 import type { TenantContext } from '../../src/plugins/context.js';
 import { hosNow } from '../../src/domain/hos/current.js';
 import { timelineFromLog } from '../../src/domain/hos/snapshot.js';
@@ -261,17 +260,7 @@ app.post('/api/v1/routes/plan', async (request, reply) => {
     const stops = orderedStops(body.stops, context.load, opts, ports, departure);
     const road = await roadLegs(quiet, ports, stops, opts.distanceMethod ?? defaultDistanceMethod);
     const fuel = await fuelOptions(ports, tenantId, opts, context.vehicle, road.legs, context.fuelIntegrations);
-    const plan = planOrExplain({
-      departureTime: departure,
-      stops,
-      legs: road.legs,
-      rules: context.rules,
-      history: body.driverState ? { snapshot: body.driverState } : { timeline: context.history!.timeline },
-      averageSpeedMph: opts.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph,
-      fuel: fuel.options,
-      restSites: context.sites,
-      nameNear: ports.nameNear,
-    });
+    const plan = planOrExplain(planInputOf(body, context, stops, road.legs, fuel.options, departure, ports));
     plan.warnings.unshift(...road.warnings, ...fuel.warnings);
     plan.warnings.push(...planBookingWarnings(context, plan, stops[0]!, ports));
     return saveRoute(tx, ctx, { driverId: context.driver.id, coDriverId: null, vehicleId: context.vehicle?.id ?? null, loadId: null, distanceMethod: road.distanceMethod, request: body as unknown as Record<string, unknown>, plan }, now);

@@ -313,6 +313,34 @@ export async function fuelOptions(
 }
 
 /**
+ * The planner's input for a plan request, from what was read for it (readPlanningContext) and the stops,
+ * legs and fuel options worked out from them: the driver's clocks as typed in (driverState) or from their
+ * log, and for a team the co-driver's the same way.
+ */
+export function planInputOf(body: PlanRequest, context: PlanningContext, stops: PlanStop[], legs: PlanLeg[], fuel: FuelOptions, departure: number, ports: Pick<PlanningPorts, 'nameNear'>): PlanInput {
+  return {
+    departureTime: departure,
+    stops,
+    legs,
+    rules: context.rules,
+    history: body.driverState ? { snapshot: body.driverState } : { timeline: context.history!.timeline },
+    averageSpeedMph: body.options?.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph,
+    fuel,
+    restSites: context.sites,
+    nameNear: ports.nameNear,
+    ...(context.coDriver
+      ? {
+          team: {
+            driverIds: [context.driver.id, context.coDriver.id],
+            driverNames: [`${context.driver.firstName} ${context.driver.lastName}`, `${context.coDriver.firstName} ${context.coDriver.lastName}`],
+            coDriverHistory: body.coDriverState ? { snapshot: body.coDriverState } : { timeline: context.coHistory!.timeline },
+          },
+        }
+      : {}),
+  };
+}
+
+/**
  * Runs the planner. A trip it cannot plan is the caller's error (400), and so is an impossible driver
  * state given by hand (a state read from the log was validated as the log was written).
  */

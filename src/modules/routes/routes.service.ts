@@ -8,7 +8,7 @@ import type { TenantContext } from '../../plugins/context.js';
 import { findDriver } from '../drivers/drivers.repository.js';
 import { endMonitoring, startMonitoring } from '../monitoring/monitoring.service.js';
 import type { PlanningPorts } from './planning-ports.js';
-import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops, planBookingWarnings, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlannedRoute, type PlanningContext, type PlanRequest } from './routes.planning.js';
+import { asksFuelVendor, fuelOptions, IN_PROCESS_DISTANCE_METHODS, orderedStops, planBookingWarnings, planInputOf, planOrExplain, readPlanningContext, roadLegs, saveRoute, type PlannedRoute, type PlanningContext, type PlanRequest } from './routes.planning.js';
 import { changeLoadStatus, findVehicleForPlan, insertPosition, listPositions, stopPredictions } from './routes.related.js';
 import { findRoute, listRoutes, setRouteStatus, type RouteRecord, type RouteStatus } from './routes.repository.js';
 import { PLAN_DEFAULTS } from './routes.schemas.js';
@@ -80,26 +80,7 @@ export function routesService(deps: Deps, ports: PlanningPorts) {
         const stops = orderedStops(body.stops, context.load, opts, ports, departure);
         const road = await roadLegs(deps, ports, stops, method);
         const fuel = await fuelOptions(ports, ctx.tenantId, opts, context.vehicle, road.legs, context.fuelIntegrations);
-        const plan = planOrExplain({
-          departureTime: departure,
-          stops,
-          legs: road.legs,
-          rules: context.rules,
-          history: body.driverState ? { snapshot: body.driverState } : { timeline: context.history!.timeline },
-          averageSpeedMph: opts.averageSpeedMph ?? PLAN_DEFAULTS.averageSpeedMph,
-          fuel: fuel.options,
-          restSites: context.sites,
-          nameNear: ports.nameNear,
-          ...(context.coDriver
-            ? {
-                team: {
-                  driverIds: [context.driver.id, context.coDriver.id],
-                  driverNames: [`${context.driver.firstName} ${context.driver.lastName}`, `${context.coDriver.firstName} ${context.coDriver.lastName}`],
-                  coDriverHistory: body.coDriverState ? { snapshot: body.coDriverState } : { timeline: context.coHistory!.timeline },
-                },
-              }
-            : {}),
-        });
+        const plan = planOrExplain(planInputOf(body, context, stops, road.legs, fuel.options, departure, ports));
         plan.warnings.unshift(...road.warnings, ...fuel.warnings);
         plan.warnings.push(...planBookingWarnings(context, plan, stops[0]!, ports));
         return { driverId: context.driver.id, coDriverId: context.coDriver?.id ?? null, vehicleId: context.vehicle?.id ?? null, loadId: context.load?.id ?? null, distanceMethod: road.distanceMethod, request: body as unknown as Record<string, unknown>, plan };
