@@ -25,7 +25,7 @@ export function sseFrame(name: string, data: unknown, id?: number): string {
 
 /**
  * Each message's frame, made once: a live event goes to every stream of its tenant (up to the per-tenant
- * cap), and serializing its data once per stream was most of the fan-out's CPU (bench/events.ts).
+ * cap), and its data need not be serialized again for each of them.
  */
 const frames = new WeakMap<RealtimeMessage, string>();
 function frameOf(m: RealtimeMessage): string {
