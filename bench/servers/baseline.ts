@@ -102,18 +102,11 @@ const unauthorized = (reply: FastifyReply) => reply.code(401).send({ error: 'Una
 // ---------------------------------------------------------------------------------------------
 // One tenant transaction
 
-/** `name`: run as a statement prepared once per connection and planned generically, as the app runs its driver-list page. */
-type Query = <R>(sql: string, params: unknown[], name?: string) => Promise<R[]>;
-/** The same transaction as the app's Tx (src/db/types.ts), for the app's planning steps reused below. */
-const asTx = (query: Query): Tx => ({
-  async query<R>(sql: string, params: unknown[] = [], options?: QueryOptions) {
-    const rows = await query<R>(sql, params, options?.prepare);
-    return { rows, rowCount: rows.length };
-  },
-});
+// The transaction is the app's Tx (src/db/types.ts), so that the app's planning steps run in it as they are;
+// `{ prepare: name }` runs a statement prepared once per connection and planned generically, as the app does.
 const preamble = (tenantId: string) => `SET LOCAL ROLE fleet_app; SELECT set_config('app.tenant_id', '${tenantId}', true)`;
 
-let inTenant: <T>(tenantId: string, fn: (query: Query) => Promise<T>) => Promise<T>;
+let inTenant: <T>(tenantId: string, fn: (tx: Tx) => Promise<T>) => Promise<T>;
 let closeDb: () => Promise<void>;
 
 const url = process.env.DATABASE_URL;
@@ -126,7 +119,12 @@ if (url && /^postgres(ql)?:\/\//.test(url)) {
     const client = await pool.connect();
     try {
       await client.query(`BEGIN; ${preamble(tenantId)}`);
-      const result = await fn(async (sql, params, name) => (name ? await client.query({ name, text: sql, values: params }) : await client.query(sql, params)).rows);
+      const result = await fn({
+        async query<R>(sql: string, params: unknown[] = [], options?: QueryOptions) {
+          const res = options?.prepare ? await client.query({ name: options.prepare, text: sql, values: params }) : await client.query(sql, params);
+          return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+        },
+      });
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -144,7 +142,12 @@ if (url && /^postgres(ql)?:\/\//.test(url)) {
   inTenant = (tenantId, fn) =>
     db.transaction(async (tx) => {
       await tx.exec(preamble(tenantId));
-      return fn(async (sql, params, name) => (name ? await runPreparedPglite(db, name, sql, params) : await tx.query(sql, params)).rows as never);
+      return fn({
+        async query<R>(sql: string, params: unknown[] = [], options?: QueryOptions) {
+          const res = options?.prepare ? await runPreparedPglite(db, options.prepare, sql, params) : await tx.query(sql, params);
+          return { rows: res.rows as R[], rowCount: res.affectedRows ?? res.rows.length };
+        },
+      });
     });
   closeDb = () => db.close();
 }
@@ -218,7 +221,7 @@ app.get('/api/v1/drivers', async (request, reply) => {
   const tenantId = await tenantOf(request);
   if (tenantId === undefined) return unauthorized(reply);
   const now = Date.now();
-  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(PAGE_SQL, [tenantId, new Date(now - HISTORY_DAYS * 24 * 3_600_000), new Date(now - ELD_CLOCKS_MAX_AGE_MS)], 'page'));
+  const { rows } = await inTenant(tenantId, (tx) => tx.query<Record<string, unknown>>(PAGE_SQL, [tenantId, new Date(now - HISTORY_DAYS * 24 * 3_600_000), new Date(now - ELD_CLOCKS_MAX_AGE_MS)], { prepare: 'page' }));
   const total = rows.length > 0 ? Number(rows[0]!.total) : 0;
   return { data: rows.map((r) => listItem(r, now)), total, page: 1, pageSize: 20 };
 });
@@ -228,7 +231,7 @@ app.post('/api/v1/drivers', async (request, reply) => {
   if (tenantId === undefined) return unauthorized(reply);
   const d = request.body as NewDriver;
   const params = [tenantId, newId('driver'), d.firstName, d.lastName, d.licenseNumber, d.licenseState, d.truckNumber ?? null, d.phoneNumber ?? null, d.email ?? null, d.externalId ?? null, new Date()];
-  const rows = await inTenant(tenantId, (query) => query<Record<string, unknown>>(INSERT_SQL, params));
+  const { rows } = await inTenant(tenantId, (tx) => tx.query<Record<string, unknown>>(INSERT_SQL, params));
   // A new driver has no known location yet (as the app answers).
   return reply.code(201).send({ ...rows[0], lastKnownLocation: null });
 });
@@ -254,8 +257,7 @@ app.post('/api/v1/routes/plan', async (request, reply) => {
   const now = new Date();
   const departure = body.departureTime ? Date.parse(body.departureTime) : now.getTime();
   const opts = body.options ?? {};
-  const saved = await inTenant(tenantId, async (query) => {
-    const tx = asTx(query);
+  const saved = await inTenant(tenantId, async (tx) => {
     const context = await readPlanningContext(tx, tenantId, body, departure);
     const stops = orderedStops(body.stops, context.load, opts, ports, departure);
     const road = await roadLegs(quiet, ports, stops, opts.distanceMethod ?? defaultDistanceMethod);
