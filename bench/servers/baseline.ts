@@ -290,6 +290,7 @@ async function setUpPglite(db: PGlite, s: BenchSeed): Promise<void> {
     kind: 'pglite',
     system: asOwner,
     tenant: () => Promise.reject(new Error('not used in set-up')),
+    systemStatement: () => Promise.reject(new Error('not used in set-up')),
     listen: () => Promise.reject(new Error('not used in set-up')),
     exec: async (sql) => void (await db.exec(sql)),
     ping: async () => void (await db.query('SELECT 1')),

@@ -85,6 +85,7 @@ export async function setUpLogsPglite(db: PGlite, seed: LogsSeed): Promise<void>
     kind: 'pglite',
     system: asOwner,
     tenant: () => Promise.reject(new Error('not used in set-up')),
+    systemStatement: () => Promise.reject(new Error('not used in set-up')),
     listen: () => Promise.reject(new Error('not used in set-up')),
     exec: async (sql) => void (await db.exec(sql)),
     ping: async () => void (await db.query('SELECT 1')),

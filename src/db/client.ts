@@ -313,6 +313,11 @@ class PgliteDatabase implements Database {
     return this.transaction((tx) => fn(this.wrap(tx)));
   }
 
+  /** In process there is no round trip to save: the statement runs in a transaction like `system`'s. */
+  systemStatement<R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
+    return this.system((tx) => tx.query<R>(sql, params, options));
+  }
+
   async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
     assertChannel(channel);
     return this.pg.listen(channel, () => onNotify());
@@ -440,6 +445,13 @@ class PostgresDatabase implements Database {
 
   system<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run('', fn);
+  }
+
+  async systemStatement<R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
+    const name = options?.prepare ? preparedName(options.prepare, sql) : undefined;
+    // pool.query sends Parse/Bind/Execute/Sync at once and runs the statement in its own implicit transaction.
+    const res = name ? await this.pool.query({ name, text: sql, values: params }) : await this.pool.query(sql, params as unknown[]);
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
   }
 
   async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {

@@ -49,6 +49,27 @@ describe.each(DB_KINDS)('tenant isolation by row-level security (%s)', (kind) =>
     expect(tenants.rows.map((r) => r.id)).toEqual([a]);
   });
 
+  it('systemStatement runs one statement as the owner (every tenant), committed on its own; a failing one changes nothing', async () => {
+    const c = await seedTenant(db, 'Charlie');
+    await seedDriver(db, c, 'C-1');
+    const all = await db.systemStatement<{ license_number: string }>('SELECT license_number FROM drivers WHERE tenant_id IN ($1, $2) ORDER BY license_number', [a, c]);
+    expect(all.rows.map((r) => r.license_number)).toEqual(['A-1', 'A-2', 'C-1']);
+    const renamed = await db.systemStatement(`UPDATE drivers SET first_name = 'Solo' WHERE tenant_id = $1`, [c]);
+    expect(renamed.rowCount).toBe(1);
+    const seen = await db.tenant(c, (tx) => tx.query<{ first_name: string }>('SELECT first_name FROM drivers'));
+    expect(seen.rows).toEqual([{ first_name: 'Solo' }]);
+    // Two rows, the second breaking the unique licence: the statement is atomic, so neither is kept.
+    await expect(
+      db.systemStatement(
+        `INSERT INTO drivers (tenant_id, id, first_name, last_name, license_number, license_state, status)
+         SELECT $1, x.id, 'C', 'D', x.lic, 'TX', 'ACTIVE' FROM unnest($2::text[], $3::text[]) AS x (id, lic)`,
+        [c, [newId('driver'), newId('driver')], ['C-2', 'C-1']],
+      ),
+    ).rejects.toThrow();
+    const count = await db.systemStatement<{ n: number }>(`SELECT count(*)::int AS n FROM drivers WHERE tenant_id = $1`, [c]);
+    expect(count.rows[0]!.n).toBe(1);
+  });
+
   it('an insert for another tenant is refused', async () => {
     await expect(
       db.tenant(a, (tx) =>

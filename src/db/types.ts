@@ -33,6 +33,12 @@ export interface Database {
    */
   system<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * One statement as the schema owner, in a transaction of its own (autocommit): on PostgreSQL one round
+   * trip where `system` takes three (BEGIN, the statement, COMMIT). For the single-statement steps of
+   * cross-tenant workers that run thousands of times a second (the webhook queue's claim and record).
+   */
+  systemStatement<R = Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
+  /**
    * Calls `onNotify` for each NOTIFY on `channel` (any process on the same database), and once more
    * whenever the listening connection is re-established (notifications may have been missed). Returns
    * the function that stops listening. Channel names are plain identifiers.

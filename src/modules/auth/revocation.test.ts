@@ -19,6 +19,7 @@ function counting(db: Database): { db: Database; lookups: () => number } {
         n++;
         return db.system(fn);
       },
+      systemStatement: (sql, params, options) => db.systemStatement(sql, params, options),
       listen: (channel, onNotify) => db.listen(channel, onNotify),
       exec: (sql) => db.exec(sql),
       ping: () => db.ping(),

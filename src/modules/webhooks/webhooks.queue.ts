@@ -62,6 +62,7 @@ export interface ClaimedDelivery {
 /**
  * Claims up to `limit` due PENDING deliveries of any tenant (FOR UPDATE SKIP LOCKED: workers never
  * take the same one) until `lockedUntil`. A delivery whose lease ran out (its worker died) is due again.
+ * One statement: the worker runs it on its own (autocommit), in one round trip.
  */
 export async function claimDueDeliveries(tx: Tx, now: Date, limit: number, lockedUntil: Date): Promise<ClaimedDelivery[]> {
   const { rows } = await tx.query(
@@ -143,20 +144,37 @@ export interface AttemptOutcome {
 /**
  * Writes attempts and their deliveries' new state, each only while the writer still holds its claim
  * (`locked_until` is the fence): a worker that outlived its lease does not overwrite the new holder's
- * work. Returns the ids written.
+ * work. One statement (the deliveries' update, the attempts' insert and any 410's disabling of its webhook
+ * as data-modifying CTEs): it is atomic without a transaction around it, so the worker runs it on its own,
+ * in one round trip. Returns the ids written.
  */
 export async function recordOutcomes(tx: Tx, outcomes: AttemptOutcome[], now: Date): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
   const { rows } = await tx.query<{ tenant_id: string; id: string }>(
-    `UPDATE webhook_deliveries d
-        SET status = r.status, attempts = greatest(d.attempts, r.attempt), next_attempt_at = r.next_at, locked_until = NULL,
-            last_status_code = CASE WHEN r.attempt > 0 THEN r.status_code ELSE d.last_status_code END, last_error = r.error, updated_at = $1,
-            delivered_at = CASE WHEN r.status = 'DELIVERED' THEN $1 ELSE d.delivered_at END,
-            failed_at = CASE WHEN r.status = 'FAILED' THEN $1 ELSE NULL END
-       FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::int[], $7::timestamptz[], $8::int[], $9::text[])
-            AS r (tenant_id, id, fence, status, attempt, next_at, status_code, error)
-      WHERE d.tenant_id = r.tenant_id AND d.id = r.id AND d.locked_until = r.fence AND d.status = 'PENDING'
-      RETURNING d.tenant_id, d.id`,
+    `WITH r AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::int[], $7::timestamptz[], $8::int[], $9::text[],
+                            $10::text[], $11::timestamptz[], $12::int[], $13::text[], $14::text[])
+              AS r (tenant_id, id, fence, status, attempt, next_at, status_code, error, attempt_id, started_at, duration_ms, webhook_id, disable_reason)
+     ), written AS (
+       UPDATE webhook_deliveries d
+          SET status = r.status, attempts = greatest(d.attempts, r.attempt), next_attempt_at = r.next_at, locked_until = NULL,
+              last_status_code = CASE WHEN r.attempt > 0 THEN r.status_code ELSE d.last_status_code END, last_error = r.error, updated_at = $1,
+              delivered_at = CASE WHEN r.status = 'DELIVERED' THEN $1 ELSE d.delivered_at END,
+              failed_at = CASE WHEN r.status = 'FAILED' THEN $1 ELSE NULL END
+         FROM r
+        WHERE d.tenant_id = r.tenant_id AND d.id = r.id AND d.locked_until = r.fence AND d.status = 'PENDING'
+        RETURNING d.tenant_id, d.id
+     ), attempts AS (
+       INSERT INTO webhook_attempts (tenant_id, id, delivery_id, attempt, started_at, duration_ms, status_code, error)
+       SELECT r.tenant_id, r.attempt_id, r.id, r.attempt, r.started_at, r.duration_ms, r.status_code, r.error
+         FROM r JOIN written w ON w.tenant_id = r.tenant_id AND w.id = r.id
+        WHERE r.attempt > 0
+     ), disabled AS (
+       UPDATE webhooks h SET status = 'DISABLED', disabled_reason = r.disable_reason, updated_at = $1
+         FROM r JOIN written w ON w.tenant_id = r.tenant_id AND w.id = r.id
+        WHERE r.disable_reason IS NOT NULL AND h.tenant_id = r.tenant_id AND h.id = r.webhook_id AND h.status = 'ACTIVE'
+     )
+     SELECT tenant_id, id FROM written`,
     [
       now,
       outcomes.map((o) => o.tenantId),
@@ -167,35 +185,12 @@ export async function recordOutcomes(tx: Tx, outcomes: AttemptOutcome[], now: Da
       outcomes.map((o) => o.nextAttemptAt),
       outcomes.map((o) => o.statusCode),
       outcomes.map((o) => o.error),
+      outcomes.map((o) => (o.attempt > 0 ? newId('attempt') : null)),
+      outcomes.map((o) => o.startedAt),
+      outcomes.map((o) => o.durationMs),
+      outcomes.map((o) => o.webhookId),
+      outcomes.map((o) => o.disableWebhook),
     ],
   );
-  const written = new Set(rows.map((r) => `${r.tenant_id}|${r.id}`));
-  const attempts = outcomes.filter((o) => o.attempt > 0 && written.has(`${o.tenantId}|${o.deliveryId}`));
-  if (attempts.length > 0) {
-    await tx.query(
-      `INSERT INTO webhook_attempts (tenant_id, id, delivery_id, attempt, started_at, duration_ms, status_code, error)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::int[], $7::int[], $8::text[])`,
-      [
-        attempts.map((o) => o.tenantId),
-        attempts.map(() => newId('attempt')),
-        attempts.map((o) => o.deliveryId),
-        attempts.map((o) => o.attempt),
-        attempts.map((o) => o.startedAt),
-        attempts.map((o) => o.durationMs),
-        attempts.map((o) => o.statusCode),
-        attempts.map((o) => o.error),
-      ],
-    );
-  }
-  for (const o of outcomes) {
-    if (o.disableWebhook === null || !written.has(`${o.tenantId}|${o.deliveryId}`)) continue;
-    await tx.query(`UPDATE webhooks SET status = 'DISABLED', disabled_reason = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2 AND status = 'ACTIVE'`, [
-      o.tenantId,
-      o.webhookId,
-      o.disableWebhook,
-      now,
-    ]);
-  }
-  return written;
+  return new Set(rows.map((r) => `${r.tenant_id}|${r.id}`));
 }
-

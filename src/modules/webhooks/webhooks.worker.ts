@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { Database } from '../../db/types.js';
+import type { Database, Tx } from '../../db/types.js';
 import { decide, deliveryHeaders, parseRetryAfter, type AttemptResult, type RetryPolicy } from '../../domain/webhooks/index.js';
 import { openSecret } from '../../infra/secrets.js';
 import type { SendOutcome } from '../../infra/webhook-http.js';
@@ -33,7 +33,7 @@ export interface DeliveryOptions {
  */
 export const DEFAULT_DELIVERY_OPTIONS = { batch: 32, concurrency: 64, maxPerPass: 1024 } as const;
 
-/** Finished attempts recorded together (one transaction), unless the pool is draining. */
+/** Finished attempts recorded together (one statement), unless the pool is draining. */
 const RECORD_EVERY = 16;
 
 /** Prometheus counters of delivery work: attempts by outcome, and their durations (registered once per registry). */
@@ -114,7 +114,7 @@ export async function attemptDelivery(
  * Delivers due webhook deliveries of every tenant. A pass keeps up to `concurrency` requests in flight:
  * it claims due deliveries under a lease (FOR UPDATE SKIP LOCKED: any number of workers share the
  * queue) to fill the free slots, sends each outside any transaction, and records finished attempts and
- * the deliveries' next state in small groups, each in one transaction fenced by the lease; until nothing
+ * the deliveries' next state in small groups, each in one statement fenced by the lease; until nothing
  * is due or the pass has claimed `maxPerPass`. A receiver that hangs until the timeout holds one slot,
  * never the others' deliveries. A worker killed mid-pass has not recorded its attempts in flight: when
  * their lease runs out another worker sends them again, with the same X-Service-Delivery id (at least once).
@@ -123,6 +123,8 @@ export class WebhookDeliveryWorker implements Worker {
   readonly name = 'webhooks';
   /** Deliveries claimed and not yet recorded, by tenant|id: what a shutdown gives back. */
   private readonly held = new Map<string, { tenantId: string; id: string; fence: Date }>();
+  /** The claim and the record are one statement each, run on their own: one round trip instead of three on PostgreSQL. */
+  private readonly statement: Tx = { query: (sql, params, options) => this.db.systemStatement(sql, params, options) };
 
   constructor(
     private readonly db: Database,
@@ -153,7 +155,7 @@ export class WebhookDeliveryWorker implements Worker {
       if (finished.length === 0) return recording;
       const outcomes = finished.splice(0);
       recording = recording.then(async () => {
-        const written = await this.db.system((tx) => recordOutcomes(tx, outcomes, this.io.clock.now()));
+        const written = await recordOutcomes(this.statement, outcomes, this.io.clock.now());
         for (const o of outcomes) this.held.delete(`${o.tenantId}|${o.deliveryId}`);
         for (const o of outcomes) if (written.has(`${o.tenantId}|${o.deliveryId}`)) this.metrics?.record(o);
       });
@@ -176,7 +178,7 @@ export class WebhookDeliveryWorker implements Worker {
       if (!drained && free > 0 && claimedTotal < this.opts.maxPerPass) {
         const take = Math.min(free, this.opts.batch, this.opts.maxPerPass - claimedTotal);
         const lease = new Date(now.getTime() + this.opts.leaseMs);
-        const claimed = await this.db.system((tx) => claimDueDeliveries(tx, now, take, lease));
+        const claimed = await claimDueDeliveries(this.statement, now, take, lease);
         claimedTotal += claimed.length;
         if (claimed.length < take) drained = true;
         for (const d of claimed) {
