@@ -67,6 +67,18 @@ describe.each(DB_KINDS)('outbox dispatcher (%s)', (kind) => {
     expect(await dispatcher.depth()).toBe(0);
   });
 
+  it('many events claimed at once get their stream positions in the order they were written, whatever order the sequence is drawn in', async () => {
+    const r = recorder();
+    const dispatcher = new OutboxDispatcher(db, r.broadcast, [r.sink], { batch: 200, leaseMs: 30_000, retentionMs: 86_400_000 });
+    await dispatcher.runOnce(at(0));
+    r.published.length = 0;
+    const ids = [...(await emit(60, at(5000))), ...(await emit(60, at(5000)))];
+    expect(await dispatcher.runOnce(at(6000))).toBe(120);
+    expect(r.published.map((e) => e.id)).toEqual(ids);
+    const seqs = r.published.map((e) => e.seq);
+    expect(seqs.every((s, i) => i === 0 || s > seqs[i - 1]!)).toBe(true);
+  });
+
   it('a pass that fails after publishing gives its events back at once: handed on again with the same stream positions, to the sinks once', async () => {
     const r = recorder();
     const dispatcher = new OutboxDispatcher(db, r.broadcast, [r.sink], { batch: 100, leaseMs: 30_000, retentionMs: 86_400_000 });
