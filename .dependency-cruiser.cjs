@@ -33,6 +33,13 @@ module.exports = {
       to: { couldNotResolve: true },
     },
     {
+      name: 'pdf-loaded-when-printing',
+      severity: 'error',
+      comment: 'PDFKit and what it brings (fontkit, a Brotli decoder, font metrics) cost an idle process ~10 MiB (issue 28): only the printed-log renderer imports it, and the renderer is imported with import() when a log is printed, never at start.',
+      from: { path: '^src/', pathNot: ['^src/modules/logs/logs\\.print\\.ts$', '\\.test\\.ts$'] },
+      to: { path: ['^node_modules/pdfkit/', '^src/modules/logs/logs\\.print\\.ts$'], dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'domain-imports-only-domain',
       severity: 'error',
       comment: 'src/domain is the pure core (no I/O, no framework, `now` passed in): it imports nothing from the rest of the service, not even in its tests.',

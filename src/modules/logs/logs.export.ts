@@ -9,7 +9,7 @@ import { invalid } from '../../lib/errors.js';
 import { iso } from '../../lib/rows.js';
 import type { TenantContext } from '../../plugins/context.js';
 import type { PlanningPorts } from '../routes/planning-ports.js';
-import { renderLogsPdf, type PrintDay } from './logs.print.js';
+import type { PrintDay } from './logs.print.js';
 import { logDriverFor, logSettingsOf, logsService, MAX_LOG_DAYS } from './logs.service.js';
 
 interface RouteOnDay {
@@ -112,6 +112,9 @@ export function logsExport(deps: Deps, ports: Pick<PlanningPorts, 'geocode' | 'n
           name: `${driver.lastName}-${driver.firstName}-${from}-to-${to}`,
         };
       });
+      // PDFKit and what it brings (fontkit, a Brotli decoder, the standard fonts' metrics) are loaded with the
+      // first printed log, not at start: several MiB of an idle process's memory (bench/README.md, issue 28).
+      const { renderLogsPdf } = await import('./logs.print.js');
       return { pdf: await renderLogsPdf(header, days, now), filename: `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf` };
     },
 
