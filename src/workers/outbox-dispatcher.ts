@@ -1,4 +1,4 @@
-import type { Database } from '../db/types.js';
+import type { Database, Tx } from '../db/types.js';
 import type { Broadcast } from '../infra/broadcast.js';
 import { EVENTS_CHANNEL, type OutboxSink, type StreamEvent } from '../db/outbox.js';
 import type { Worker } from '../lib/worker.js';
@@ -19,7 +19,7 @@ const PRUNE_EVERY_PASSES = 200;
 /**
  * Hands committed outbox events on, in three steps, so that none is lost and none is fanned out twice:
  * 1. claim a batch (FOR UPDATE SKIP LOCKED, any number of dispatchers) under a lease, and give each
- *    event its stream position once (kept if the event is claimed again after a crash), in one statement;
+ *    event its stream position once (kept if the event is claimed again after a crash);
  * 2. publish them to the API processes' realtime clients (outside any transaction; at least once);
  * 3. in one transaction, run the sinks (the webhook fan-out creates its deliveries) and mark the events
  *    published: exactly once.
@@ -41,7 +41,7 @@ export class OutboxDispatcher implements Worker {
 
   async runOnce(now: Date): Promise<number> {
     if (++this.passes % PRUNE_EVERY_PASSES === 1) await this.prune(now);
-    const events = await claim(this.db, now, this.opts);
+    const events = await this.db.system((tx) => claim(tx, now, this.opts));
     if (events.length === 0) return 0;
     this.held = events;
     try {
@@ -102,39 +102,32 @@ export class OutboxDispatcher implements Worker {
   }
 }
 
-/**
- * Claims due events in the order they were written and gives the new ones stream positions in that order,
- * in one statement (run on its own: one round trip). The positions are drawn from the sequence in whatever
- * order PostgreSQL evaluates `nextval`, then sorted and handed out by `enqueued`, so that the order never
- * rests on evaluation order; an event claimed again after a crash keeps the position it was given.
- */
-async function claim(db: Database, now: Date, opts: DispatcherOptions): Promise<StreamEvent[]> {
-  const { rows } = await db.systemStatement<{ tenant_id: string; id: string; event_type: string; payload: unknown; created_at: Date | string; stream_seq: string | number }>(
-    `WITH due AS (
-       SELECT tenant_id, id, enqueued, stream_seq FROM outbox_events
-        WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < $1)
-        ORDER BY enqueued LIMIT $2 FOR UPDATE SKIP LOCKED
-     ), fresh AS (
-       SELECT tenant_id, id, row_number() OVER (ORDER BY enqueued) AS k FROM due WHERE stream_seq IS NULL
-     ), drawn AS (
-       SELECT row_number() OVER (ORDER BY v) AS k, v FROM (SELECT nextval('outbox_stream_seq') AS v FROM fresh) x
-     ), numbered AS (
-       SELECT d.tenant_id, d.id, coalesce(d.stream_seq, s.v) AS seq
-         FROM due d LEFT JOIN fresh f ON f.tenant_id = d.tenant_id AND f.id = d.id LEFT JOIN drawn s ON s.k = f.k
-     )
-     UPDATE outbox_events o SET claimed_until = $3, stream_seq = n.seq
-       FROM numbered n
-      WHERE o.tenant_id = n.tenant_id AND o.id = n.id
-      RETURNING o.tenant_id, o.id, o.event_type, o.payload, o.created_at, o.stream_seq`,
-    [now, opts.batch, new Date(now.getTime() + opts.leaseMs)],
+/** Claims due events in the order they were written and gives the new ones stream positions in that order. */
+async function claim(tx: Tx, now: Date, opts: DispatcherOptions): Promise<StreamEvent[]> {
+  const { rows } = await tx.query<{ tenant_id: string; id: string; event_type: string; payload: unknown; created_at: Date | string; stream_seq: string | number | null }>(
+    `SELECT tenant_id, id, event_type, payload, created_at, stream_seq FROM outbox_events
+      WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < $1)
+      ORDER BY enqueued LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [now, opts.batch],
   );
+  if (rows.length === 0) return [];
+  const fresh = rows.filter((r) => r.stream_seq === null).length;
+  const seqs =
+    fresh === 0 ? [] : (await tx.query<{ seq: string }>(`SELECT nextval('outbox_stream_seq')::text AS seq FROM generate_series(1, $1)`, [fresh])).rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+  let next = 0;
   const events: StreamEvent[] = rows.map((r) => ({
-    seq: Number(r.stream_seq),
+    seq: r.stream_seq === null ? seqs[next++]! : Number(r.stream_seq),
     id: r.id,
     tenantId: r.tenant_id,
     type: r.event_type,
     payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>,
     createdAt: new Date(r.created_at).toISOString(),
   }));
+  await tx.query(
+    `UPDATE outbox_events o SET claimed_until = $1, stream_seq = e.seq
+       FROM unnest($2::text[], $3::text[], $4::bigint[]) AS e (tenant_id, id, seq)
+      WHERE o.tenant_id = e.tenant_id AND o.id = e.id`,
+    [new Date(now.getTime() + opts.leaseMs), events.map((e) => e.tenantId), events.map((e) => e.id), events.map((e) => e.seq)],
+  );
   return events.sort((a, b) => a.seq - b.seq);
 }
