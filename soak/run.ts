@@ -132,7 +132,7 @@ async function main(): Promise<number> {
     const offAt = ((index + 0.5) / trucks.length) * period * 0.6;
     return elapsed >= offAt && elapsed < offAt + Math.min(40_000, period * 0.15);
   };
-  const answers: Array<{ at: number; status: number }> = [];
+  const answers: Array<{ at: number; status: number; error?: string }> = [];
   const trafficStart = Date.now();
   const cpuAtStart = new Map(processes.map((p) => [p.name, { pid: p.child.pid, cpu: p.child.cpuSeconds() ?? 0 }]));
   let traffic = true;
@@ -149,12 +149,14 @@ async function main(): Promise<number> {
         answers.push({ at, status: 201 });
       } catch (err) {
         const status = Number(/HTTP (\d+)/.exec(String(err))?.[1] ?? 0);
-        answers.push({ at, status });
+        answers.push({ at, status, error: String(err).slice(0, 200) });
       }
       if (++step % 30 === 0) {
+        // Attributed to the moment it was sent, as the positions are: a request sent during a fault may fail after it.
+        const sentAt = Date.now();
         await truck.tenant.api.call('POST', `/api/v1/drivers/${truck.route.driverId}/duty-status`, { status: step % 60 === 0 ? 'ON_DUTY_DRIVING' : 'ON_DUTY_NOT_DRIVING' }).then(
-          () => answers.push({ at: Date.now(), status: 201 }),
-          (err: unknown) => answers.push({ at: Date.now(), status: Number(/HTTP (\d+)/.exec(String(err))?.[1] ?? 0) }),
+          () => answers.push({ at: sentAt, status: 201 }),
+          (err: unknown) => answers.push({ at: sentAt, status: Number(/HTTP (\d+)/.exec(String(err))?.[1] ?? 0), error: String(err).slice(0, 200) }),
         );
       }
       await sleep(2_000);
@@ -311,6 +313,7 @@ async function main(): Promise<number> {
   const inWindow = (t: number) => windows.some((w) => t >= w.from && t <= w.to);
   const fivexx = answers.filter((a) => a.status >= 500 || a.status === 0);
   const fivexxOutside = fivexx.filter((a) => !inWindow(a.at));
+  for (const a of fivexxOutside) log(`a request sent ${((a.at - trafficStart) / 1000).toFixed(1)} s into the traffic, outside every fault window, failed: ${a.error ?? a.status}`);
   for (const f of faults) {
     const back = lag.find((l) => l.at > (f.recoveredAt ?? f.at) && l.seconds < 2 * INTERVAL_S);
     f.lagRecoveredAfter = back ? (back.at - f.at) / 1000 : undefined;
@@ -318,9 +321,14 @@ async function main(): Promise<number> {
   const memoryRows = [...memory.entries()].map(([name, all]) => {
     const lastPid = all.at(-1)?.pid;
     const samples = all.filter((x) => x.pid === lastPid).map((x) => x.rss);
-    // After a warm-up of ~10 s (the first samples of a process include its start-up).
-    const warm = samples.slice(Math.min(5, Math.max(0, samples.length - 1)));
-    return { name: `${name}${all.some((x) => x.pid !== lastPid) ? ' (since its restart)' : ''}`, first: warm[0] ?? 0, last: samples.at(-1) ?? 0, max: Math.max(...samples, 0) };
+    const restarted = all.some((x) => x.pid !== lastPid);
+    // After a warm-up (the first samples of a process include its start-up): ~10 s for a process started
+    // before the traffic; ~30 s for one restarted during it, which takes over its predecessor's work only as
+    // that work's leases run out (15 s for routes) and grows to its working size meanwhile. Growth is judged
+    // from there, so that a leak shows and a restart's ramp does not (a restarted worker's first sample was
+    // ~130 MiB at 10 s and its working size ~185, the size its never-restarted peer kept all along).
+    const warm = samples.slice(Math.min(restarted ? 15 : 5, Math.max(0, samples.length - 1)));
+    return { name: `${name}${restarted ? ' (since its restart)' : ''}`, first: warm[0] ?? 0, last: samples.at(-1) ?? 0, max: Math.max(...samples, 0) };
   });
 
   const checks = [
