@@ -198,7 +198,6 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
     // Round 0 is a warm-up, like every HTTP row's: the process's first alert raised, serialized and streamed
     // runs cold code (one pass's rules took 24 ms instead of 1–2). It is printed apart, not counted.
     const coldCreated: number[] = [];
-    const coldResolved: number[] = [];
     let measuring = false;
     let current = 0;
     let heard: Countdown | undefined;
@@ -225,7 +224,7 @@ export async function benchFanout(buildDir: string, dbEnv: Record<string, string
                 heard!.tick();
               }
             } else if (name === 'alert_resolved') {
-              (measuring ? resolved : coldResolved).push(now - Date.parse(data.resolvedAt as string));
+              if (measuring) resolved.push(now - Date.parse(data.resolvedAt as string));
               heardResolved?.tick();
             }
           }),

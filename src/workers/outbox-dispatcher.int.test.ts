@@ -67,7 +67,7 @@ describe.each(DB_KINDS)('outbox dispatcher (%s)', (kind) => {
     expect(await dispatcher.depth()).toBe(0);
   });
 
-  it('many events claimed at once get their stream positions in the order they were written, whatever order the sequence is drawn in', async () => {
+  it('120 events of two transactions claimed in one pass get increasing stream positions in the order they were written', async () => {
     const r = recorder();
     const dispatcher = new OutboxDispatcher(db, r.broadcast, [r.sink], { batch: 200, leaseMs: 30_000, retentionMs: 86_400_000 });
     await dispatcher.runOnce(at(0));
