@@ -18,15 +18,15 @@ export async function bootstrapPlatformAdmin(deps: Deps): Promise<void> {
   const admin = deps.config.platformAdmin ?? local;
   if (!admin) return;
   const hash = await hashPassword(admin.password);
-  await deps.db.system(async (tx) => {
-    const { rowCount } = await tx.query('UPDATE platform_admins SET password_hash = $2, updated_at = now() WHERE lower(email) = lower($1)', [admin.email, hash]);
-    if (rowCount === 0) {
-      await tx.query(
-        `INSERT INTO platform_admins (id, email, password_hash, first_name, last_name) VALUES ($1, $2, $3, 'Platform', 'Administrator')`,
-        [newId('user'), admin.email, hash],
-      );
-    }
-  });
+  // One upsert, not an update then an insert: replicas starting together (two api and two worker processes)
+  // each run this, and the insert of the one that lost the race failed its start on the unique e-mail.
+  await deps.db.system((tx) =>
+    tx.query(
+      `INSERT INTO platform_admins (id, email, password_hash, first_name, last_name) VALUES ($1, $2, $3, 'Platform', 'Administrator')
+       ON CONFLICT (lower(email)) DO UPDATE SET password_hash = excluded.password_hash, updated_at = now()`,
+      [newId('user'), admin.email, hash],
+    ),
+  );
   if (!local) {
     deps.log.info({ email: admin.email }, 'platform administrator ready');
     return;
